@@ -1,0 +1,34 @@
+// Shared-memory cache blocking (siboehm kernel 3): each block stages a 32x32 tile of A and of B
+// in shared memory per K step, then every thread computes one element of C from shared memory.
+// Launch: block (32, 32) = 1024 threads (threadIdx.x = column within the tile, threadIdx.y = row),
+//         grid (ceil(N/32), ceil(M/32)), blockIdx.x over N, blockIdx.y over M.
+// Any M, N, K >= 1: loads outside the matrix fill 0, stores are guarded.
+// Index arithmetic is written out in full (no pointer bumping): k0 is the K-loop counter.
+#define BLOCKSIZE 32
+
+extern "C" __global__ void sgemm_smem(int M, int N, int K, float alpha, const float *A,
+                                      const float *B, float beta, float *C) {
+  __shared__ float As[BLOCKSIZE * BLOCKSIZE];  // As[r][c] = A[row0 + r][k0 + c]
+  __shared__ float Bs[BLOCKSIZE * BLOCKSIZE];  // Bs[r][c] = B[k0 + r][col0 + c]
+
+  const int tx = threadIdx.x;
+  const int ty = threadIdx.y;
+  const int row = blockIdx.y * BLOCKSIZE + ty;
+  const int col = blockIdx.x * BLOCKSIZE + tx;
+
+  float acc = 0.0f;
+  for (int k0 = 0; k0 < K; k0 += BLOCKSIZE) {
+    As[ty * BLOCKSIZE + tx] = (row < M && k0 + tx < K) ? A[row * K + k0 + tx] : 0.0f;
+    Bs[ty * BLOCKSIZE + tx] = (k0 + ty < K && col < N) ? B[(k0 + ty) * N + col] : 0.0f;
+    __syncthreads();
+
+    for (int i = 0; i < BLOCKSIZE; ++i) {
+      acc += As[ty * BLOCKSIZE + i] * Bs[i * BLOCKSIZE + tx];
+    }
+    __syncthreads();
+  }
+
+  if (row < M && col < N) {
+    C[row * N + col] = alpha * acc + beta * C[row * N + col];
+  }
+}

@@ -1,0 +1,83 @@
+"""The global-memory coalescer: which 32-byte sectors does one warp instruction touch?
+
+Pure numpy. Input: byte addresses shaped (n, 32) (one row per warp instruction, one column per
+lane), an active-lane mask of the same shape, and the access width in bytes. Output: per-row
+counts. A row with no active lane is not a request and counts zero everywhere.
+
+Limitations: widths above 32 bytes are not CUDA loads and are rejected; the L1's handling of one
+request in several passes (wavefronts) is not modelled here, only what ncu's `t_sectors` counts:
+the distinct sectors a request touches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+SECTOR = 32  # bytes
+LINE = 128  # bytes
+WIDTHS = (1, 2, 4, 8, 16)
+_SENTINEL = np.iinfo(np.int64).max
+
+
+@dataclass(frozen=True)
+class Coalesced:
+    """Per-request counts, each an int64 array shaped (n,)."""
+
+    active: np.ndarray  # active lanes
+    requests: np.ndarray  # 1 where at least one lane is active
+    sectors: np.ndarray  # distinct 32-byte sectors touched (a straddling lane touches two)
+    lines: np.ndarray  # distinct 128-byte lines touched
+    distinct: np.ndarray  # distinct lane addresses
+    broadcast: np.ndarray  # 1 where two or more active lanes share an address
+    ideal_sectors: np.ndarray  # ceil(distinct bytes / 32): the fewest sectors that could carry them
+
+
+def _distinct_sorted(x: np.ndarray) -> np.ndarray:
+    """Count distinct non-sentinel values per row of a row-sorted array."""
+    valid = x != _SENTINEL
+    new = np.ones_like(valid)
+    new[:, 1:] = x[:, 1:] != x[:, :-1]
+    return np.count_nonzero(valid & new, axis=1)
+
+
+def _distinct_spans(first: np.ndarray, last: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    both = np.concatenate([np.where(mask, first, _SENTINEL), np.where(mask, last, _SENTINEL)], axis=1)
+    both.sort(axis=1)
+    return _distinct_sorted(both)
+
+
+def coalesce(addresses: np.ndarray, mask: np.ndarray, width: int) -> Coalesced:
+    """Count sectors, lines and broadcasts of each warp instruction (row). Units in field docs."""
+    if width not in WIDTHS:
+        raise ValueError(f"access width {width} B is not one of {WIDTHS}")
+    addresses = np.asarray(addresses, dtype=np.int64)
+    mask = np.asarray(mask, dtype=bool)
+    if addresses.ndim != 2 or addresses.shape != mask.shape:
+        raise ValueError(f"addresses {addresses.shape} and mask {mask.shape} must both be (n, 32)")
+    end = addresses + (width - 1)
+    sectors = _distinct_spans(addresses // SECTOR, end // SECTOR, mask)
+    lines = _distinct_spans(addresses // LINE, end // LINE, mask)
+
+    starts = np.where(mask, addresses, _SENTINEL)
+    starts.sort(axis=1)
+    distinct = _distinct_sorted(starts)
+    active = np.count_nonzero(mask, axis=1)
+
+    # Union of the byte ranges [a, a + width): each distinct start contributes up to `width`
+    # bytes, less where the next start overlaps it.
+    valid = starts != _SENTINEL
+    gap = np.full(starts.shape, width, dtype=np.int64)
+    nxt_valid = valid[:, 1:]
+    gap[:, :-1] = np.where(nxt_valid, starts[:, 1:] - np.where(valid[:, :-1], starts[:, :-1], 0), width)
+    union = np.sum(np.where(valid, np.minimum(gap, width), 0), axis=1)
+    return Coalesced(
+        active=active,
+        requests=(active > 0).astype(np.int64),
+        sectors=sectors,
+        lines=lines,
+        distinct=distinct,
+        broadcast=(distinct < active).astype(np.int64),
+        ideal_sectors=-(-union // SECTOR),
+    )

@@ -1,0 +1,77 @@
+"""The result of an analysis: one row per (space, array, op), plain integers, and its frame."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+import pandas as pd
+
+#: Integer counters of one row. Global rows fill requests..lines; shared rows fill
+#: wavefronts/bank_conflicts too. `instructions` counts warp instructions executed (a warp whose
+#: lanes are all predicated off still executes it); `requests` counts those with >= 1 active lane.
+COUNTERS = (
+    "instructions",      # warp-level instructions executed
+    "requests",          # instructions with at least one active lane
+    "sectors",           # distinct 32-byte sectors, summed over requests
+    "ideal_sectors",     # ceil(distinct bytes / 32), summed over requests
+    "lines",             # distinct 128-byte lines, summed over requests
+    "broadcast_requests",  # requests where two or more active lanes share an address
+    "active_lanes",      # lane accesses
+    "bytes_requested",   # active lanes x access width, bytes
+    "wavefronts",        # shared memory only: data-pipe wavefronts
+    "bank_conflicts",    # shared memory only: wavefronts beyond the ideal
+)
+
+
+@dataclass
+class Row:
+    space: str  # "global" | "shared"
+    array: str  # "A" | "B" | "C" | shared array name's source matrix
+    op: str  # "load" | "store"
+    width: int  # bytes per lane access
+    instructions: int = 0
+    requests: int = 0
+    sectors: int = 0
+    ideal_sectors: int = 0
+    lines: int = 0
+    broadcast_requests: int = 0
+    active_lanes: int = 0
+    bytes_requested: int = 0
+    wavefronts: int = 0
+    bank_conflicts: int = 0
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.space, self.array, self.op)
+
+    def add(self, **counts: int) -> None:
+        for name, value in counts.items():
+            setattr(self, name, getattr(self, name) + int(value))
+
+    def as_dict(self) -> dict:
+        return {k: (int(v) if isinstance(v, (int,)) or hasattr(v, "__index__") else v) for k, v in asdict(self).items()}
+
+
+@dataclass
+class Analysis:
+    kernel: str
+    M: int
+    N: int
+    K: int
+    block: tuple[int, int]
+    grid: tuple[int, int]
+    rows: list[Row] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def row(self, space: str, array: str, op: str) -> Row:
+        for r in self.rows:
+            if r.key == (space, array, op):
+                return r
+        raise KeyError((space, array, op))
+
+    def total(self, space: str, op: str, counter: str) -> int:
+        """Sum of one counter over the arrays of (space, op): what ncu's aggregate metrics see."""
+        return sum(getattr(r, counter) for r in self.rows if r.space == space and r.op == op)
+
+    def frame(self) -> pd.DataFrame:
+        return pd.DataFrame([r.as_dict() for r in self.rows])

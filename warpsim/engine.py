@@ -1,0 +1,93 @@
+"""Entry points: analyze a launch (fast), enumerate it (brute force), or run it on real matrices.
+
+Data flow: registry entry -> model -> TraceKernel records Sites -> fast.count_site per site ->
+Rows grouped by (space, array, op) -> Analysis. The brute-force path runs the same model through
+ExecKernel, block chunk by block chunk, and counts every warp instruction.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from warpsim.counts import Analysis, Row
+from warpsim.errors import UsageError
+from warpsim.execute import ExecKernel
+from warpsim.fast import count_site
+from warpsim.registry import KernelSpec, get_kernel
+from warpsim.trace import TraceKernel
+
+INT32_MAX = 2**31 - 1
+ROW_ORDER = {("global", "A"): 0, ("global", "B"): 1, ("global", "C"): 2, ("shared", "A"): 3, ("shared", "B"): 4}
+
+
+def _check_size(name: str, value) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise UsageError(f"{name} must be a whole number, got {value!r}")
+    if value < 1:
+        raise UsageError(f"{name} must be at least 1, got {value}: matrix sizes are positive")
+    return int(value)
+
+
+def prepare(kernel: str, M, N, K, block=None) -> tuple[KernelSpec, tuple[int, int], tuple[int, int], list[str]]:
+    """Validate a launch; return (spec, block, grid, warnings)."""
+    M, N, K = (_check_size(n, v) for n, v in (("M", M), ("N", N), ("K", K)))
+    spec = get_kernel(kernel)
+    block = spec.check_block(tuple(block) if block is not None else None)
+    spec.check_sizes(M, N, K)
+    grid = spec.grid(M, N, block)
+    warnings = []
+    largest = max(M * K, K * N, M * N)
+    if largest > INT32_MAX:
+        warnings.append(
+            f"the CUDA kernel indexes with 32-bit int: an index up to {largest - 1} exceeds {INT32_MAX}, "
+            "so the real kernel would overflow at this size; warpsim counts the intended (64-bit) addresses"
+        )
+    return spec, block, grid, warnings
+
+
+def _sorted_rows(rows) -> list[Row]:
+    return sorted(rows, key=lambda r: (ROW_ORDER.get((r.space, r.array), 9), r.array, r.op != "load"))
+
+
+def analyze(kernel: str, M, N, K, block=None) -> Analysis:
+    """Exact counts for the whole launch, without enumerating it (see warpsim.fast)."""
+    spec, block, grid, warnings = prepare(kernel, M, N, K, block)
+    k = TraceKernel(grid, block)
+    spec.model(k, M, N, K, 1.0, 1.0)
+    rows: dict[tuple, Row] = {}
+    for site in k.sites:
+        key = (site.space, site.array, site.op)
+        row = rows.setdefault(key, Row(site.space, site.array, site.op, site.width))
+        row.width = max(row.width, site.width)
+        row.add(**count_site(site, k.threads))
+    return Analysis(spec.name, M, N, K, block, grid, _sorted_rows(rows.values()), warnings)
+
+
+def _blocks(grid: tuple[int, int]) -> np.ndarray:
+    gy, gx = np.meshgrid(np.arange(grid[1]), np.arange(grid[0]), indexing="ij")
+    return np.stack([gx.ravel(), gy.ravel()], axis=1)
+
+
+def execute(kernel: str, M, N, K, block=None, memory: dict[str, np.ndarray] | None = None,
+            alpha: float = 1.0, beta: float = 1.0, chunk_threads: int = 1 << 16) -> Analysis:
+    """Brute force: run every block, counting every warp instruction; with `memory` (flat float64
+    arrays "A", "B", "C", row-major) it also computes C in place."""
+    spec, block, grid, warnings = prepare(kernel, M, N, K, block)
+    blocks = _blocks(grid)
+    per_chunk = max(1, chunk_threads // (block[0] * block[1]))
+    rows: dict[tuple, Row] = {}
+    for lo in range(0, len(blocks), per_chunk):
+        k = ExecKernel(grid, block, blocks[lo:lo + per_chunk], memory, rows)
+        spec.model(k, M, N, K, alpha, beta)
+    return Analysis(spec.name, M, N, K, block, grid, _sorted_rows(rows.values()), warnings)
+
+
+def gemm(kernel: str, A: np.ndarray, B: np.ndarray, C: np.ndarray, alpha: float = 1.0, beta: float = 1.0,
+         block=None) -> tuple[np.ndarray, Analysis]:
+    """Run the model on real matrices: returns (the C it computed, the brute-force counts)."""
+    M, K = A.shape
+    N = B.shape[1]
+    memory = {"A": np.array(A, dtype=np.float64).ravel(), "B": np.array(B, dtype=np.float64).ravel(),
+              "C": np.array(C, dtype=np.float64).ravel()}
+    counts = execute(kernel, M, N, K, block, memory, alpha, beta)
+    return memory["C"].reshape(M, N), counts

@@ -1,0 +1,41 @@
+"""Turn one batch of warp instructions into the counters of a `Row` (pure numpy)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from warpsim import banks
+from warpsim.coalescer import coalesce
+
+
+def tally(space: str, width: int, addresses: np.ndarray, mask: np.ndarray, reach: np.ndarray,
+          weight: np.ndarray) -> dict[str, int]:
+    """Counters for instructions given as rows of `addresses`/`mask` (n, 32) bytes/bool.
+
+    `reach` (n,) says whether the warp executes the instruction at all (some lane reached it);
+    `mask` says which lanes access memory (reached and not predicated off). `weight` (n,) is how
+    many identical instructions each row stands for (1 in the brute-force path)."""
+    weight = np.asarray(weight, dtype=np.int64)
+    if space == "global":
+        c = coalesce(addresses, mask, width)
+        per_row = {
+            "requests": c.requests,
+            "sectors": c.sectors,
+            "ideal_sectors": c.ideal_sectors,
+            "lines": c.lines,
+            "broadcast_requests": c.broadcast,
+            "active_lanes": c.active,
+        }
+    else:
+        s = banks.shared_access(addresses, mask, width)
+        per_row = {
+            "requests": s.requests,
+            "wavefronts": s.wavefronts,
+            "bank_conflicts": s.bank_conflicts,
+            "broadcast_requests": s.broadcast,
+            "active_lanes": s.active,
+        }
+    out = {name: int(np.dot(v.astype(np.int64), weight)) for name, v in per_row.items()}
+    out["instructions"] = int(np.dot(reach.astype(np.int64), weight))
+    out["bytes_requested"] = out["active_lanes"] * width
+    return out
