@@ -1,0 +1,110 @@
+"""`warpsim` command line: thin typer commands over warpsim.engine and warpsim.report.
+
+Bad input never shows a traceback: one line `error: ...` on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from warpsim.errors import UsageError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Exact warp-level memory traffic of CUDA GEMM kernels.")
+out = Console(width=None if sys.stdout.isatty() else 150)
+
+
+class Format(str, Enum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+def parse_size(name: str, text: Optional[str]) -> Optional[int]:
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise UsageError(f"--{name} must be a whole number, got {text!r}") from None
+
+
+def parse_block(text: Optional[str]) -> Optional[tuple[int, int]]:
+    if text is None:
+        return None
+    parts = text.lower().split("x")
+    try:
+        bx, by = (int(p) for p in parts)
+    except ValueError:
+        raise UsageError(f"--block must look like 32x32 (x by y threads), got {text!r}") from None
+    return (bx, by)
+
+
+def sizes(M: str, N: Optional[str], K: Optional[str]) -> tuple[int, int, int]:
+    m = parse_size("M", M)
+    return m, parse_size("N", N) if N is not None else m, parse_size("K", K) if K is not None else m
+
+
+def warn(messages: list[str]) -> None:
+    for m in messages:
+        print(f"warning: {m}", file=sys.stderr)
+
+
+@app.command()
+def analyze(
+    kernel: str = typer.Argument(..., help="kernel name (see `warpsim list`)"),
+    M: str = typer.Option(..., "--M", help="rows of A and C"),
+    N: Optional[str] = typer.Option(None, "--N", help="columns of B and C (default M)"),
+    K: Optional[str] = typer.Option(None, "--K", help="columns of A, rows of B (default M)"),
+    block: Optional[str] = typer.Option(None, "--block", help="block shape BXxBY, e.g. 16x16"),
+    fmt: Format = typer.Option(Format.table, "--format", help="table, json or csv"),
+) -> None:
+    """Count requests, sectors and wavefronts of every memory instruction of one launch."""
+    from warpsim.engine import analyze as run_analysis
+    from warpsim.report import global_table, shared_table, to_csv, to_json, worst_access
+
+    a = run_analysis(kernel, *sizes(M, N, K), parse_block(block))
+    warn(a.warnings)
+    if fmt is Format.json:
+        print(to_json(a))
+    elif fmt is Format.csv:
+        print(to_csv(a), end="")
+    else:
+        out.print(global_table(a))
+        shared = shared_table(a)
+        if shared is not None:
+            out.print(shared)
+        out.print(worst_access(a))
+
+
+@app.command("list")
+def list_kernels() -> None:
+    """The kernels warpsim models, with their launch configurations."""
+    from warpsim.registry import kernels
+
+    t = Table(title="kernels")
+    for col in ("name", "entry", "block", "C tile", "grid", "block option", "needs", "what"):
+        t.add_column(col)
+    for spec in kernels().values():
+        cols, rows = spec.tile(spec.default_block)
+        needs = ", ".join(f"{d} % {m} == 0" for d, m in spec.multiple_of.items()) or "any M, N, K >= 1"
+        t.add_row(spec.name, spec.entry, "{}x{}".format(*spec.default_block), f"{cols}x{rows}",
+                  f"(ceil(N/{cols}), ceil(M/{rows}))", "fixed" if spec.block_fixed else "any, multiple of 32 threads",
+                  needs, spec.summary)
+    out.print(t)
+
+
+def main() -> None:
+    from warpsim.cli_errors import run
+
+    run(app, "warpsim")
+
+
+if __name__ == "__main__":
+    main()
