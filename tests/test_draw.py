@@ -160,3 +160,11 @@ def test_roofline_chart(tmp_path):
 def test_roofline_chart_rejects_non_positive_points(tmp_path):
     with pytest.raises(UsageError, match="must be > 0"):
         plot_roofline(get_gpu("h200"), [("zero", 0.0, 1.0)], tmp_path / "r.png")
+
+
+def test_missing_matplotlib_is_a_usage_error(tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # makes `import` raise ImportError
+    with pytest.raises(UsageError, match=r"pip install 'warpsim\[plot\]'"):
+        draw_request(LANE * 4, ALL, 4, "x", tmp_path / "x.png")
