@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-import pandas as pd
-
 #: Integer counters of one row. Global rows fill requests..lines; shared rows fill
 #: wavefronts/bank_conflicts too. `instructions` counts warp instructions executed (a warp whose
 #: lanes are all predicated off still executes it); `requests` counts those with >= 1 active lane.
@@ -73,5 +71,8 @@ class Analysis:
         """Sum of one counter over the arrays of (space, op): what ncu's aggregate metrics see."""
         return sum(getattr(r, counter) for r in self.rows if r.space == space and r.op == op)
 
-    def frame(self) -> pd.DataFrame:
+    def frame(self):
+        """The rows as a pandas DataFrame (pandas is imported here, not at start-up)."""
+        import pandas as pd
+
         return pd.DataFrame([r.as_dict() for r in self.rows])

@@ -1,0 +1,74 @@
+"""The warpsim command line: output formats and one-line errors with exit status 2."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def warpsim(*args):
+    return subprocess.run([sys.executable, "-m", "warpsim.cli", *args], capture_output=True, text=True)
+
+
+def test_json_is_one_object_with_plain_integers():
+    p = warpsim("analyze", "naive", "--M", "4096", "--format", "json")
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    assert (doc["kernel"], doc["M"], doc["N"], doc["K"]) == ("naive", 4096, 4096, 4096)
+    assert doc["block"] == [32, 32] and doc["grid"] == [128, 128]
+    a = next(r for r in doc["rows"] if (r["space"], r["array"], r["op"]) == ("global", "A", "load"))
+    assert a["sectors"] == 32 * a["requests"]  # the 32-vs-4 of seed 000
+    assert a["ideal_sectors"] == 4 * a["requests"]
+    for key in ("requests", "sectors", "ideal_sectors", "broadcast_requests", "bytes_requested"):
+        assert type(a[key]) is int
+
+
+def test_table_names_the_worst_access():
+    p = warpsim("analyze", "naive", "--M", "256")
+    assert p.returncode == 0
+    assert "A load: 32 sectors per request where 4 would do: 8x the bytes." in p.stdout
+
+
+def test_csv_has_a_header_and_a_row_per_access():
+    p = warpsim("analyze", "coalesced", "--M", "64", "--N", "32", "--K", "8", "--format", "csv")
+    lines = p.stdout.strip().splitlines()
+    assert lines[0].startswith("kernel,M,N,K,space,array,op")
+    assert len(lines) == 1 + 4  # A, B, C load, C store
+
+
+def test_list_shows_every_kernel():
+    p = warpsim("list")
+    for name in ("naive", "naive_coalesced", "coalesced"):
+        assert name in p.stdout
+
+
+@pytest.mark.parametrize("args,needle", [
+    (("analyze", "nope", "--M", "8"), "known kernels: naive"),
+    (("analyze", "naive", "--M", "-4"), "M must be at least 1"),
+    (("analyze", "naive", "--M", "0"), "M must be at least 1"),
+    (("analyze", "naive", "--M", "2.5"), "whole number"),
+    (("analyze", "naive", "--M", "8", "--K", "x"), "whole number"),
+    (("analyze", "naive_coalesced", "--M", "8", "--block", "5x5"), "multiple of 32"),
+    (("analyze", "naive_coalesced", "--M", "8", "--block", "64x32"), "at most 1024"),
+    (("analyze", "naive_coalesced", "--M", "8", "--block", "big"), "like 32x32"),
+    (("analyze", "naive", "--M", "8", "--block", "16x16"), "compiled for block 32x32"),
+    (("analyze", "naive"), "Missing option"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, needle):
+    p = warpsim(*args)
+    assert p.returncode == 2
+    assert p.stdout == ""
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def test_overflowing_sizes_still_analyze_with_a_warning():
+    p = warpsim("analyze", "naive", "--M", "50000", "--N", "32", "--K", "50000", "--format", "json")
+    assert p.returncode == 0
+    assert "would overflow" in p.stderr
+    doc = json.loads(p.stdout)
+    a = next(r for r in doc["rows"] if r["array"] == "A")
+    # 50000 rows -> 1563 row blocks; 1 column block of 32 warps, K=50000 loads each
+    assert a["requests"] == 32 * 50000 * 1563

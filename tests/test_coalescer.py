@@ -1,0 +1,128 @@
+"""The coalescer on hand-built warps: exact counts with their arithmetic, and its invariants."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from warpsim.coalescer import coalesce
+
+LANES = np.arange(32, dtype=np.int64)
+ALL = np.ones((1, 32), dtype=bool)
+
+
+def one(addr, width=4, mask=ALL):
+    c = coalesce(np.asarray(addr, dtype=np.int64).reshape(1, 32), mask, width)
+    return {k: int(getattr(c, k)[0]) for k in ("active", "requests", "sectors", "lines", "distinct",
+                                               "broadcast", "ideal_sectors")}
+
+
+def test_contiguous_floats_are_four_sectors():
+    c = one(LANES * 4)
+    assert c["sectors"] == 4  # 32 lanes x 4 B = 128 B = 4 sectors
+    assert c["lines"] == 1  # 128 B from a 128-aligned base = 1 line
+    assert c["ideal_sectors"] == 4 and c["broadcast"] == 0
+
+
+def test_strided_rows_are_32_sectors():
+    c = one(LANES * 4096 * 4)  # seed 000's A: lanes K floats apart
+    assert c["sectors"] == 32  # each lane alone in its own sector
+    assert c["ideal_sectors"] == 4  # 128 distinct bytes could ride in 4 sectors
+    assert c["lines"] == 32
+
+
+def test_one_address_is_a_broadcast_of_one_sector():
+    c = one(np.full(32, 1000))
+    assert c["sectors"] == 1 and c["distinct"] == 1 and c["broadcast"] == 1
+    assert c["ideal_sectors"] == 1  # 4 distinct bytes still need one sector
+
+
+def test_misaligned_float4_straddles_two_sectors():
+    mask = np.zeros((1, 32), dtype=bool)
+    mask[0, 0] = True
+    c = one(np.full(32, 24), width=16, mask=mask)
+    assert c["sectors"] == 2  # bytes 24..39 cross the boundary at 32
+    assert c["ideal_sectors"] == 1  # 16 bytes fit one sector
+
+
+def test_float4_contiguous_is_16_sectors():
+    c = one(LANES * 16, width=16)
+    assert c["sectors"] == 16  # 32 lanes x 16 B = 512 B = 16 sectors
+    assert c["lines"] == 4
+
+
+def test_no_active_lane_is_no_request():
+    c = one(LANES * 4, mask=np.zeros((1, 32), dtype=bool))
+    assert c == {"active": 0, "requests": 0, "sectors": 0, "lines": 0, "distinct": 0, "broadcast": 0,
+                 "ideal_sectors": 0}
+
+
+def test_partial_warp_at_an_edge():
+    mask = (LANES < 1).reshape(1, 32)  # M = 33: the last warp has one live lane
+    c = one(LANES * 4096 * 4, mask=mask)
+    assert c["sectors"] == 1 and c["requests"] == 1 and c["active"] == 1
+
+
+warps = st.integers(1, 6).flatmap(lambda n: st.tuples(
+    hnp.arrays(np.int64, (n, 32), elements=st.integers(0, 1 << 20)),
+    hnp.arrays(np.bool_, (n, 32)),
+    st.sampled_from([1, 2, 4, 8, 16]),
+))
+
+
+def _aligned(addr, width):
+    return addr - addr % width
+
+
+@settings(max_examples=200, deadline=None)
+@given(warps)
+def test_inactive_lanes_add_nothing(w):
+    addr, mask, width = w
+    addr = _aligned(addr, width)
+    scrambled = np.where(mask, addr, addr[::-1] * 7 + 3)
+    a, b = coalesce(addr, mask, width), coalesce(scrambled, mask, width)
+    for field in ("sectors", "lines", "distinct", "broadcast", "ideal_sectors", "active"):
+        assert np.array_equal(getattr(a, field), getattr(b, field))
+
+
+@settings(max_examples=200, deadline=None)
+@given(warps, st.randoms())
+def test_permuting_lanes_changes_nothing(w, rnd):
+    addr, mask, width = w
+    perm = list(range(32))
+    rnd.shuffle(perm)
+    a, b = coalesce(addr, mask, width), coalesce(addr[:, perm], mask[:, perm], width)
+    for field in ("sectors", "lines", "distinct", "broadcast", "ideal_sectors"):
+        assert np.array_equal(getattr(a, field), getattr(b, field))
+
+
+@settings(max_examples=200, deadline=None)
+@given(warps, st.integers(-1000, 1000))
+def test_shifting_by_sectors_changes_no_sector_count(w, k):
+    addr, mask, width = w
+    a, b = coalesce(addr, mask, width), coalesce(addr + 32 * k + (1 << 30), mask, width)
+    for field in ("sectors", "distinct", "broadcast", "ideal_sectors"):
+        assert np.array_equal(getattr(a, field), getattr(b, field))
+
+
+@settings(max_examples=200, deadline=None)
+@given(warps)
+def test_bounds(w):
+    addr, mask, width = w
+    c = coalesce(addr, mask, width)
+    assert np.all(c.ideal_sectors <= c.sectors)
+    assert np.all(c.sectors <= 2 * c.active)  # a lane touches at most two sectors
+    assert np.all(c.lines <= c.sectors)
+    assert np.all(c.distinct <= c.active)
+
+
+def test_against_a_per_lane_set_reference():
+    rng = np.random.default_rng(1)
+    addr = rng.integers(0, 4096, size=(200, 32)) * 4
+    mask = rng.random((200, 32)) < 0.7
+    c = coalesce(addr, mask, 4)
+    for i in range(200):
+        live = addr[i][mask[i]]
+        assert c.sectors[i] == len({a // 32 for a in live})
+        assert c.lines[i] == len({a // 128 for a in live})
+        assert c.ideal_sectors[i] == -(-4 * len(set(live)) // 32)
