@@ -83,6 +83,70 @@ def analyze(
         out.print(worst_access(a))
 
 
+@app.command()
+def roofline(
+    kernel: str = typer.Argument(..., help="kernel name (see `warpsim list`)"),
+    M: str = typer.Option(..., "--M"),
+    N: Optional[str] = typer.Option(None, "--N"),
+    K: Optional[str] = typer.Option(None, "--K"),
+    gpu: str = typer.Option("h200", "--gpu", help="h200, rtx5080, rtx4070 or t4"),
+    peak_tflops: Optional[float] = typer.Option(None, "--peak-tflops", help="override the FP32 peak"),
+    bandwidth_gbs: Optional[float] = typer.Option(None, "--bandwidth-gbs", help="override DRAM bandwidth"),
+    block: Optional[str] = typer.Option(None, "--block"),
+    fmt: Format = typer.Option(Format.table, "--format", help="table or json"),
+) -> None:
+    """Place a kernel on a GPU's roofline, with its simulated traffic."""
+    import json
+
+    from warpsim.engine import analyze as run_analysis
+    from warpsim.gpus import get_gpu
+    from warpsim.registry import get_kernel
+    from warpsim.roofline import global_traffic, render_table
+    from warpsim.roofline import roofline as place
+
+    m, n, k = sizes(M, N, K)
+    a = run_analysis(kernel, m, n, k, parse_block(block))
+    warn(a.warnings)
+    requested, moved = global_traffic(a)
+    r = place(m, n, k, reads_c=get_kernel(kernel).reads_c, gpu=get_gpu(gpu), requested_bytes=requested,
+              sector_bytes=moved, peak_tflops=peak_tflops, bandwidth_gbs=bandwidth_gbs)
+    if fmt is Format.json:
+        print(json.dumps({"kernel": kernel, **r.as_dict()}))
+    else:
+        out.print(render_table(r))
+
+
+@app.command()
+def draw(
+    kernel: str = typer.Argument(..., help="kernel name (see `warpsim list`)"),
+    M: str = typer.Option(..., "--M"),
+    N: Optional[str] = typer.Option(None, "--N"),
+    K: Optional[str] = typer.Option(None, "--K"),
+    array: str = typer.Option("A", "--array", help="A, B or C"),
+    op: str = typer.Option("load", "--op", help="load or store"),
+    space: str = typer.Option("global", "--space", help="global or shared"),
+    warp: int = typer.Option(0, "--warp", help="warp within the block"),
+    iteration: int = typer.Option(0, "--iteration", help="iteration of the innermost runtime loop"),
+    block_x: int = typer.Option(0, "--block-x", help="blockIdx.x"),
+    block_y: int = typer.Option(0, "--block-y", help="blockIdx.y"),
+    site: int = typer.Option(0, "--site", help="which of several such instructions (unrolled copies)"),
+    block: Optional[str] = typer.Option(None, "--block"),
+    out_file: str = typer.Option(..., "--out", help="PNG file to write"),
+) -> None:
+    """Draw one warp instruction: lanes against the 32-byte sectors they touch."""
+    from pathlib import Path
+
+    from warpsim.draw import draw_request
+    from warpsim.request import one_request
+
+    m, n, k = sizes(M, N, K)
+    r = one_request(kernel, m, n, k, parse_block(block), array=array, op=op, space=space, warp=warp,
+                    iteration=iteration, block_idx=(block_x, block_y), site=site)
+    title = f"{kernel} {array} {op} (line {r.line}), M={m} N={n} K={k}, {r.where}"
+    counts = draw_request(r.addresses, r.mask, r.width, title, Path(out_file))
+    print(f"wrote {out_file}: {counts.sectors} sectors (ideal {counts.ideal_sectors})")
+
+
 @app.command("list")
 def list_kernels() -> None:
     """The kernels warpsim models, with their launch configurations."""

@@ -39,7 +39,7 @@ class Sym:
     """sum(coef[d] * d) + thread, with integer coefficients and an int64 thread part."""
 
     __slots__ = ("coef", "thread")
-    __array_priority__ = 100  # numpy defers to our reflected operators
+    __array_ufunc__ = None  # `ndarray op Sym` defers to Sym's reflected operators
 
     def __init__(self, coef: dict[str, int] | None = None, thread=0):
         self.coef = dict(coef or {})
@@ -200,6 +200,7 @@ class Ghost:
         return self
 
     __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __neg__ = _absorb
+    __getitem__ = _absorb  # one component of a float4
 
 
 GHOST = Ghost()
