@@ -1,0 +1,56 @@
+"""The one table of Nsight Compute metric names, each tied to what warpsim predicts for it.
+
+Every ncu metric name in this project is written here, verbatim, and nowhere else: the ncu
+command line, the parsers, the traces and the comparison all read `METRICS`.
+
+A metric warpsim predicts carries `predicts = (space, op, counter)`, read off an Analysis as
+`analysis.total(space, op, counter)` (summed over the arrays A, B, C). `exact` says whether
+warpsim claims to reproduce the hardware count exactly; `profile compare --strict` fails on any
+difference in such a metric and only reports the others.
+
+Limitations: the counters are ncu's `.sum` over the whole launch, so A, B and C are not told
+apart here (per-array counts come from ncu's source page, a later step). Shared-memory bank
+conflicts are predicted but not claimed exact: the hardware counter also counts wavefronts that
+the bank model does not explain (arbitration between pipes), so it is an upper bound.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str  # ncu metric name, verbatim
+    unit: str  # what one count is, for people reading tables
+    predicts: tuple[str, str, str] | None  # (space, op, counter) of warpsim.counts, None: measured only
+    exact: bool  # warpsim claims the hardware value exactly
+
+
+METRICS: tuple[Metric, ...] = (
+    # Global memory, through L1TEX's LSU pipe.
+    Metric("smsp__inst_executed_op_global_ld.sum", "warp instructions", ("global", "load", "instructions"), True),
+    Metric("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "requests", ("global", "load", "requests"), True),
+    Metric("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "32 B sectors", ("global", "load", "sectors"), True),
+    Metric("smsp__inst_executed_op_global_st.sum", "warp instructions", ("global", "store", "instructions"), True),
+    Metric("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "requests", ("global", "store", "requests"), True),
+    Metric("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "32 B sectors", ("global", "store", "sectors"), True),
+    # Shared memory, through L1TEX's data pipe.
+    Metric("smsp__inst_executed_op_shared_ld.sum", "warp instructions", ("shared", "load", "instructions"), True),
+    Metric("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "wavefronts", ("shared", "load", "wavefronts"), True),
+    Metric("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "wavefronts", ("shared", "load", "bank_conflicts"), False),
+    Metric("smsp__inst_executed_op_shared_st.sum", "warp instructions", ("shared", "store", "instructions"), True),
+    Metric("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "wavefronts", ("shared", "store", "wavefronts"), True),
+    Metric("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "wavefronts", ("shared", "store", "bank_conflicts"), False),
+    # Measured only: caches, DRAM and time depend on the machine, not on the address stream alone.
+    Metric("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", "32 B sectors", None, False),
+    Metric("lts__t_sectors_srcunit_tex_op_read.sum", "32 B sectors", None, False),
+    Metric("lts__t_sectors_srcunit_tex_op_write.sum", "32 B sectors", None, False),
+    Metric("dram__bytes_read.sum", "bytes", None, False),
+    Metric("dram__bytes_write.sum", "bytes", None, False),
+    Metric("gpu__time_duration.sum", "ns", None, False),
+)
+
+NAMES: tuple[str, ...] = tuple(m.name for m in METRICS)
+BY_NAME: dict[str, Metric] = {m.name: m for m in METRICS}
+PREDICTED: tuple[Metric, ...] = tuple(m for m in METRICS if m.predicts is not None)

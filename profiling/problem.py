@@ -1,0 +1,66 @@
+"""One launch to measure: a registered kernel, the sizes M, N, K and the block, checked once.
+
+`run`, `bench` and the `python -m profiling.launch` child all start from a Problem, so a bad
+kernel name, block or size is refused the same way everywhere, before anything is built or run.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from warpsim import registry
+from warpsim.errors import UsageError
+
+_BLOCK = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
+
+
+def parse_block(text: str | None) -> tuple[int, int] | None:
+    """'32x32' -> (32, 32) as (blockDim.x, blockDim.y); None stays None (the kernel's default)."""
+    if text is None:
+        return None
+    match = _BLOCK.match(text)
+    if not match:
+        raise UsageError(f"block {text!r} is not BXxBY, e.g. --block 32x32 or --block 16x16")
+    return (int(match.group(1)), int(match.group(2)))
+
+
+@dataclass(frozen=True)
+class Problem:
+    kernel: str
+    M: int  # rows of A and C
+    N: int  # columns of B and C
+    K: int  # columns of A, rows of B
+    block: tuple[int, int]  # (blockDim.x, blockDim.y)
+
+    @classmethod
+    def resolve(cls, kernel: str, M: int, N: int | None = None, K: int | None = None,
+                block: tuple[int, int] | None = None) -> "Problem":
+        """Check everything about a launch that can be checked without a GPU; N and K default to M."""
+        spec = registry.get_kernel(kernel)
+        N = M if N is None else N
+        K = M if K is None else K
+        for dim, value in (("M", M), ("N", N), ("K", K)):
+            if value < 1:
+                raise UsageError(f"{dim}={value}: matrix sizes must be at least 1")
+        spec.check_sizes(M, N, K)
+        return cls(kernel, M, N, K, tuple(spec.check_block(block)))
+
+    @property
+    def spec(self):
+        return registry.get_kernel(self.kernel)
+
+    @property
+    def grid(self) -> tuple[int, int]:
+        return tuple(self.spec.grid(self.M, self.N, self.block))
+
+    @property
+    def block_text(self) -> str:
+        return f"{self.block[0]}x{self.block[1]}"
+
+    @property
+    def flops(self) -> int:
+        return 2 * self.M * self.N * self.K  # one multiply and one add per (m, n, k)
+
+    def __str__(self) -> str:
+        return f"{self.kernel} M={self.M} N={self.N} K={self.K} block {self.block_text}"
