@@ -1,0 +1,130 @@
+"""`profile`: run kernels under Nsight Compute, compare traces with warpsim, time against cuBLAS.
+
+    profile run KERNEL --M M [--N N] [--K K] [--block BXxBY] [--force] [--timeout S] [--keep-report DIR]
+    profile compare [PATHS...] [--strict] [--format table|csv|json]
+    profile bench [KERNEL[:BXxBY]...] [--M 4096] [--N N] [--K K] [--reps 20] [--force]
+
+Thin: each command turns its arguments into options and calls one module. A UsageError is
+printed as `error: <message>` on stderr with exit status 2; `compare --strict` exits 1 when a
+claimed-exact metric differs.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+
+from profiling import bench as bench_mod
+from profiling import compare as compare_mod
+from profiling import report
+from profiling.build import current_sha256
+from profiling.ncu import NcuOptions
+from profiling.problem import Problem, parse_block
+from profiling.record import RecordOptions, beside_prediction, record
+from profiling.traces import TRACES_DIR, find_trace_files, load_trace
+from warpsim.errors import UsageError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Measure warpsim's kernels on the GPU under Nsight Compute and set measured beside predicted.")
+console = Console()
+FORMATS = ("table", "csv", "json")
+
+
+@contextmanager
+def user_errors():
+    """UsageError -> one line on stderr, exit status 2, no traceback."""
+    try:
+        yield
+    except UsageError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2)
+
+
+@app.command()
+def run(
+    kernel: str = typer.Argument(..., help="registered kernel name, e.g. naive"),
+    M: int = typer.Option(..., "--M", help="rows of A and C"),
+    N: Optional[int] = typer.Option(None, "--N", help="columns of B and C (default M)"),
+    K: Optional[int] = typer.Option(None, "--K", help="columns of A, rows of B (default M)"),
+    block: Optional[str] = typer.Option(None, "--block", help="BXxBY, e.g. 32x32 (default: the kernel's)"),
+    force: bool = typer.Option(False, "--force", help="replace an existing trace"),
+    timeout: float = typer.Option(300.0, "--timeout", help="seconds ncu may take"),
+    keep_report: Optional[Path] = typer.Option(None, "--keep-report", help="also save the .ncu-rep and raw CSV here"),
+    traces_dir: Path = typer.Option(TRACES_DIR, "--traces-dir", help="where traces are written"),
+):
+    """Profile one launch under ncu, write its trace, print measured beside predicted."""
+    with user_errors():
+        problem = Problem.resolve(kernel, M, N, K, parse_block(block))
+        options = RecordOptions(traces_dir, force, NcuOptions(timeout_s=timeout, keep_dir=keep_report))
+        trace = record(problem, options)
+    console.print(f"wrote {trace.path}")
+    frame, warning = beside_prediction(trace)
+    if warning:
+        typer.echo(f"warning: {warning}", err=True)
+    console.print(report.comparison_table(frame, title=str(problem)))
+
+
+@app.command()
+def compare(
+    paths: Optional[List[Path]] = typer.Argument(None, help="trace files or folders (default: all of traces/)"),
+    strict: bool = typer.Option(False, "--strict", help="exit 1 if a claimed-exact metric differs"),
+    fmt: str = typer.Option("table", "--format", help="table, csv or json"),
+    traces_dir: Path = typer.Option(TRACES_DIR, "--traces-dir", help="default folder of traces"),
+):
+    """Re-predict every trace and print predicted, measured and difference for each metric."""
+    with user_errors():
+        if fmt not in FORMATS:
+            raise UsageError(f"--format {fmt!r}: use one of {', '.join(FORMATS)}")
+        traces = [load_trace(path) for path in find_trace_files(paths, traces_dir)]
+        frame = compare_mod.compare(traces, current_sha256({t.kernel for t in traces}))
+    if fmt == "table":
+        console.print(report.comparison_table(frame, title=f"{len(traces)} traces: measured (ncu) vs predicted (warpsim)"))
+    else:
+        typer.echo(report.comparison_text(frame, fmt), nl=False)
+    exact, claimed = compare_mod.summary(frame)
+    typer.echo(f"{exact}/{claimed} exact ({len(traces)} traces)", err=fmt != "table")
+    for path in compare_mod.stale_traces(frame):
+        typer.echo(f"stale: {path} (its kernel source changed or is gone; re-profile it)", err=True)
+    bad = compare_mod.failures(frame)
+    if strict and len(bad):
+        typer.echo(f"strict: {len(bad)} claimed-exact values differ", err=True)
+        raise typer.Exit(1)
+
+
+@app.command()
+def bench(
+    kernels: Optional[List[str]] = typer.Argument(None, help="KERNEL or KERNEL:BXxBY (default: every registered kernel)"),
+    M: int = typer.Option(4096, "--M"),
+    N: Optional[int] = typer.Option(None, "--N", help="default M"),
+    K: Optional[int] = typer.Option(None, "--K", help="default M"),
+    reps: int = typer.Option(20, "--reps", help="timed launches per kernel (at least 10), median kept"),
+    warmup: int = typer.Option(3, "--warmup"),
+    force: bool = typer.Option(False, "--force", help="replace an existing bench table"),
+    traces_dir: Path = typer.Option(TRACES_DIR, "--traces-dir"),
+):
+    """Time kernels with CUDA events beside cuBLAS SGEMM (FP32) and write traces/bench/."""
+    with user_errors():
+        from warpsim import registry
+
+        names = list(kernels or registry.kernels())
+        options = bench_mod.BenchOptions(reps=reps, warmup=warmup, tf32_env=os.environ.get("CUPY_TF32"),
+                                         traces_dir=traces_dir, force=force, command=tuple(sys.argv))
+        N, K = N or M, K or M
+        table, payload = bench_mod.bench(names, M, N, K, options)
+        path = bench_mod.write(payload, options)
+    console.print(report.bench_table(table, title=f"M={M} N={N} K={K}, median of {reps} launches"))
+    console.print(f"wrote {path}")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+"""Measured beside predicted: a pure join of traces with warpsim's analysis of the same launch.
+
+`compare(traces, current_sha256)` gives one row per (trace, metric):
+
+    kernel, M, N, K, block, metric, predicted, measured, diff, exact_claimed, stale, trace
+
+`diff = measured - predicted`. A trace whose `kernel_sha256` differs from the current source
+(`current_sha256[kernel]`, absent for a kernel no longer registered) is stale: its rows keep the
+measured value but are not predicted or compared. Predictions come from
+`warpsim.engine.analyze(kernel, M, N, K, block)`, or from the `analyze` passed in (tests).
+
+Counts are float64 in the frame; every count here is far below 2**53, so equality is exact.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Mapping
+
+import pandas as pd
+
+from profiling.metrics import METRICS, PREDICTED
+from profiling.traces import Trace
+
+COLUMNS = ["kernel", "M", "N", "K", "block", "metric", "predicted", "measured", "diff",
+           "exact_claimed", "stale", "trace"]
+
+
+def _default_analyze():
+    from warpsim.engine import analyze  # imported late: profiling must import without the engine
+
+    return analyze
+
+
+def compare(traces: Iterable[Trace], current_sha256: Mapping[str, str],
+            analyze: Callable | None = None, measured_only: bool = False, predict: bool = True) -> pd.DataFrame:
+    """Rows of predicted vs measured; `measured_only` adds the metrics warpsim does not predict;
+    `predict=False` leaves every prediction empty (the measurement alone)."""
+    metrics = METRICS if measured_only else PREDICTED
+    rows = []
+    for trace in traces:
+        M, N, K = trace.sizes
+        stale = current_sha256.get(trace.kernel) != trace.meta["kernel_sha256"]
+        analysis = None
+        if predict and not stale:
+            analyze = analyze or _default_analyze()
+            analysis = analyze(trace.kernel, M, N, K, block=trace.block)
+        for metric in metrics:
+            measured = trace.metrics.get(metric.name)
+            predicted = None
+            if analysis is not None and metric.predicts is not None:
+                predicted = analysis.total(*metric.predicts)
+            diff = measured - predicted if measured is not None and predicted is not None else None
+            rows.append({
+                "kernel": trace.kernel, "M": M, "N": N, "K": K,
+                "block": f"{trace.block[0]}x{trace.block[1]}", "metric": metric.name,
+                "predicted": predicted, "measured": measured, "diff": diff,
+                "exact_claimed": metric.exact, "stale": stale,
+                "trace": str(trace.path) if trace.path else "",
+            })
+    frame = pd.DataFrame(rows, columns=COLUMNS)
+    for column in ("predicted", "measured", "diff"):
+        frame[column] = frame[column].astype("float64")
+    return frame
+
+
+def checked(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows `--strict` judges: claimed exact and not stale."""
+    return frame[frame["exact_claimed"] & ~frame["stale"]]
+
+
+def failures(frame: pd.DataFrame) -> pd.DataFrame:
+    """Claimed-exact rows that differ, or whose measurement is missing."""
+    rows = checked(frame)
+    return rows[~(rows["diff"] == 0)]
+
+
+def summary(frame: pd.DataFrame) -> tuple[int, int]:
+    """(exact, claimed): how many claimed-exact values match, out of how many were compared."""
+    rows = checked(frame)
+    return int((rows["diff"] == 0).sum()), len(rows)
+
+
+def stale_traces(frame: pd.DataFrame) -> list[str]:
+    return sorted(frame.loc[frame["stale"], "trace"].unique())

@@ -1,0 +1,67 @@
+"""`profile run`: measure one launch under ncu and keep it as a trace.
+
+Order matters for "nothing half-written": everything that can be refused without a GPU is
+refused first (kernel, block, sizes, an existing trace without --force, ncu missing); then the
+cubin is built, ncu runs the child (which checks its own result), and only a complete,
+correct measurement is written, atomically.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pandas as pd
+
+from profiling import compare, ncu
+from profiling.build import build_cubin, current_sha256, source_sha256
+from profiling.problem import Problem
+from profiling.traces import TRACES_DIR, Trace, refuse_overwrite, trace_path, write_trace
+from warpsim.errors import UsageError
+
+
+@dataclass(frozen=True)
+class RecordOptions:
+    traces_dir: Path = TRACES_DIR
+    force: bool = False  # replace an existing trace
+    ncu_options: ncu.NcuOptions = ncu.NcuOptions()
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def make_trace(problem: Problem, measurement: ncu.Measurement, versions: dict, sha256: str) -> Trace:
+    meta = {
+        **versions,
+        "kernel": problem.kernel, "entry": problem.spec.entry, "kernel_sha256": sha256,
+        "block": list(problem.block), "grid": list(problem.grid),
+        "M": problem.M, "N": problem.N, "K": problem.K,
+        "date": utc_now(), "command": list(measurement.command),
+    }
+    return Trace(meta, dict(measurement.metrics), dict(measurement.units))
+
+
+def record(problem: Problem, options: RecordOptions = RecordOptions()) -> Trace:
+    """Profile `problem` under ncu and write its trace; returns the trace (with its path)."""
+    refuse_overwrite(trace_path(options.traces_dir, problem.kernel, problem.M, problem.N, problem.K,
+                                problem.block), options.force)
+    ncu.find_ncu(options.ncu_options.ncu)
+    sha256 = source_sha256(problem.spec.cu_path)
+    build_cubin(problem.spec.cu_path)  # built here so a compile error is not reported as a child failure
+    measurement = ncu.profile(problem, options.ncu_options)
+    versions = ncu.probe_versions(options.ncu_options.ncu)
+    trace = make_trace(problem, measurement, versions, sha256)
+    write_trace(trace, options.traces_dir, options.force)
+    return trace
+
+
+def beside_prediction(trace: Trace) -> tuple[pd.DataFrame, str | None]:
+    """Every metric of a fresh trace beside warpsim's prediction; if warpsim cannot predict it,
+    the measurement alone and the reason (the trace is written either way)."""
+    sha = current_sha256([trace.kernel])
+    try:
+        return compare.compare([trace], sha, measured_only=True), None
+    except (ImportError, UsageError) as e:
+        return compare.compare([trace], sha, measured_only=True, predict=False), f"no prediction: {e}"

@@ -1,0 +1,151 @@
+"""Traces: what one ncu run measured, kept as JSON under traces/ and committed.
+
+    traces/<kernel>/<kernel>_M{M}_N{N}_K{K}_b{bx}x{by}.json
+    {"schema": 1,
+     "meta": {gpu, driver, ncu_version, cuda_version, kernel, entry, kernel_sha256,
+              block, grid, M, N, K, date (UTC, ISO 8601), command (the ncu argument list)},
+     "metrics": {ncu metric name: int | float | null},
+     "units": {ncu metric name: unit string},
+     "per_array": []}
+
+`units` is optional when loading; `per_array` is kept for the per-array (A, B, C) split of a
+later issue. Writing is atomic (a temporary file in the same folder, then os.replace) and
+never replaces an existing file unless asked to (`--force`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from warpsim.errors import UsageError
+
+SCHEMA = 1
+TRACES_DIR = Path(__file__).resolve().parent.parent / "traces"
+BENCH_DIR_NAME = "bench"  # traces/bench/ holds timing tables, not traces
+
+META_TYPES = {
+    "gpu": str, "driver": str, "ncu_version": str, "cuda_version": str,
+    "kernel": str, "entry": str, "kernel_sha256": str,
+    "block": list, "grid": list, "M": int, "N": int, "K": int,
+    "date": str, "command": list,
+}
+
+
+@dataclass
+class Trace:
+    meta: dict
+    metrics: dict  # ncu metric name -> measured value
+    units: dict = field(default_factory=dict)
+    per_array: list = field(default_factory=list)
+    path: Path | None = None  # where it was loaded from or written to
+
+    @property
+    def kernel(self) -> str:
+        return self.meta["kernel"]
+
+    @property
+    def block(self) -> tuple[int, int]:
+        return (int(self.meta["block"][0]), int(self.meta["block"][1]))
+
+    @property
+    def sizes(self) -> tuple[int, int, int]:
+        return (self.meta["M"], self.meta["N"], self.meta["K"])
+
+    def as_json(self) -> dict:
+        return {"schema": SCHEMA, "meta": self.meta, "metrics": self.metrics,
+                "units": self.units, "per_array": self.per_array}
+
+
+def trace_path(root: Path, kernel: str, M: int, N: int, K: int, block: tuple[int, int]) -> Path:
+    return Path(root) / kernel / f"{kernel}_M{M}_N{N}_K{K}_b{block[0]}x{block[1]}.json"
+
+
+def path_of(trace: Trace, root: Path = TRACES_DIR) -> Path:
+    return trace_path(root, trace.kernel, *trace.sizes, trace.block)
+
+
+def refuse_overwrite(path: Path, force: bool) -> None:
+    if Path(path).exists() and not force:
+        raise UsageError(f"{path} already exists; pass --force to replace it")
+
+
+def write_json_atomic(path: Path, payload: dict, force: bool = False) -> Path:
+    """Write JSON to `path` whole or not at all; an existing file is kept unless force."""
+    path = Path(path)
+    refuse_overwrite(path, force)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(payload, f, indent=2, sort_keys=False, allow_nan=False)
+            f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return path
+
+
+def write_trace(trace: Trace, root: Path = TRACES_DIR, force: bool = False) -> Path:
+    path = write_json_atomic(path_of(trace, root), trace.as_json(), force)
+    trace.path = path
+    return path
+
+
+def _malformed(path: Path, why: str) -> UsageError:
+    return UsageError(f"{path} is not a warpsim trace: {why}")
+
+
+def _is_number(value) -> bool:
+    return value is None or (isinstance(value, (int, float)) and not isinstance(value, bool)
+                             and (not isinstance(value, float) or math.isfinite(value)))
+
+
+def load_trace(path: Path | str) -> Trace:
+    """Read and validate one trace file; a UsageError names what is wrong with it."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror}") from e
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise _malformed(path, f"not JSON ({e})") from e
+    if not isinstance(data, dict):
+        raise _malformed(path, "top level is not an object")
+    if data.get("schema") != SCHEMA:
+        raise _malformed(path, f"schema is {data.get('schema')!r}, expected {SCHEMA}")
+    meta, metrics = data.get("meta"), data.get("metrics")
+    if not isinstance(meta, dict) or not isinstance(metrics, dict):
+        raise _malformed(path, '"meta" and "metrics" must be objects')
+    for key, kind in META_TYPES.items():
+        if not isinstance(meta.get(key), kind) or isinstance(meta.get(key), bool):
+            raise _malformed(path, f"meta.{key} is missing or not a {kind.__name__}")
+    if len(meta["block"]) != 2 or not all(isinstance(v, int) for v in meta["block"]):
+        raise _malformed(path, "meta.block must be [bx, by]")
+    bad = [name for name, value in metrics.items() if not _is_number(value)]
+    if bad:
+        raise _malformed(path, f"metric {bad[0]} is not a number")
+    units, per_array = data.get("units", {}), data.get("per_array", [])
+    if not isinstance(units, dict) or not isinstance(per_array, list):
+        raise _malformed(path, '"units" must be an object and "per_array" a list')
+    return Trace(meta, metrics, units, per_array, path)
+
+
+def find_trace_files(paths: list[Path] | None = None, root: Path = TRACES_DIR) -> list[Path]:
+    """Trace files under the given files/folders (default: all of traces/), bench tables left out."""
+    found: list[Path] = []
+    for p in [Path(p) for p in (paths or [root])]:
+        if p.is_dir():
+            found += sorted(f for f in p.rglob("*.json") if BENCH_DIR_NAME not in f.relative_to(p).parts[:-1])
+        elif p.is_file():
+            found.append(p)
+        else:
+            raise UsageError(f"{p} not found: give trace files or folders (default: {root})")
+    return found
