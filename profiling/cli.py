@@ -32,7 +32,6 @@ from warpsim.errors import UsageError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Measure warpsim's kernels on the GPU under Nsight Compute and set measured beside predicted.")
-console = Console()
 FORMATS = ("table", "csv", "json")
 
 
@@ -63,11 +62,12 @@ def run(
         problem = Problem.resolve(kernel, M, N, K, parse_block(block))
         options = RecordOptions(traces_dir, force, NcuOptions(timeout_s=timeout, keep_dir=keep_report))
         trace = record(problem, options)
-    console.print(f"wrote {trace.path}")
+    typer.echo(f"wrote {trace.path}")
     frame, warning = beside_prediction(trace)
     if warning:
         typer.echo(f"warning: {warning}", err=True)
-    console.print(report.comparison_table(frame, title=str(problem)))
+    Console().print(report.comparison_table(frame, title=f"{problem}: measured (ncu) vs predicted (warpsim)",
+                                            one_launch=True))
 
 
 @app.command()
@@ -83,8 +83,11 @@ def compare(
             raise UsageError(f"--format {fmt!r}: use one of {', '.join(FORMATS)}")
         traces = [load_trace(path) for path in find_trace_files(paths, traces_dir)]
         frame = compare_mod.compare(traces, current_sha256({t.kernel for t in traces}))
+    if not traces:
+        typer.echo(f"no traces found under {', '.join(map(str, paths or [traces_dir]))}", err=True)
+        return
     if fmt == "table":
-        console.print(report.comparison_table(frame, title=f"{len(traces)} traces: measured (ncu) vs predicted (warpsim)"))
+        Console().print(report.comparison_table(frame, title=f"{len(traces)} traces: measured (ncu) vs predicted (warpsim)"))
     else:
         typer.echo(report.comparison_text(frame, fmt), nl=False)
     exact, claimed = compare_mod.summary(frame)
@@ -118,12 +121,14 @@ def bench(
         N, K = N or M, K or M
         table, payload = bench_mod.bench(names, M, N, K, options)
         path = bench_mod.write(payload, options)
-    console.print(report.bench_table(table, title=f"M={M} N={N} K={K}, median of {reps} launches"))
-    console.print(f"wrote {path}")
+    Console().print(report.bench_table(table, title=f"M={M} N={N} K={K}, median of {reps} launches"))
+    typer.echo(f"wrote {path}")
 
 
 def main() -> None:
-    app()
+    from warpsim.cli_errors import run as run_app  # argument errors too become one line, exit 2
+
+    run_app(app, "profile")
 
 
 if __name__ == "__main__":

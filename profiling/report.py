@@ -34,15 +34,31 @@ def _verdict(row) -> str:
     return "DIFFERS" if row["exact_claimed"] else "differs (not claimed)"
 
 
-def comparison_table(frame: pd.DataFrame, title: str = "measured (H200, ncu) vs predicted (warpsim)") -> Table:
+def comparison_table(frame: pd.DataFrame, title: str, one_launch: bool = False) -> Table:
+    """Predicted, measured, diff and a verdict per metric, launches separated by a rule;
+    `one_launch` leaves the launch column out (the title names it). On a narrow terminal the
+    launch and metric names fold; the numbers never do."""
     exact, claimed = summary(frame)
-    table = Table(title=title, caption=f"{exact}/{claimed} claimed-exact values exact")
-    for name, justify in (("kernel", "left"), ("M x N x K", "left"), ("block", "left"), ("metric", "left"),
-                          ("predicted", "right"), ("measured", "right"), ("diff", "right"), ("", "left")):
-        table.add_column(name, justify=justify)
+    rows = []
     for _, row in frame.iterrows():
-        table.add_row(row["kernel"], f"{row['M']}x{row['N']}x{row['K']}", row["block"], row["metric"],
-                      number(row["predicted"]), number(row["measured"]), number(row["diff"]), _verdict(row))
+        launch = f"{row['kernel']} {row['M']}x{row['N']}x{row['K']} b{row['block']}"
+        rows.append((launch, row["metric"], number(row["predicted"]), number(row["measured"]),
+                     number(row["diff"]), _verdict(row)))
+    table = Table(title=title, caption=f"{exact}/{claimed} claimed-exact values exact")
+    if not one_launch:
+        table.add_column("launch", overflow="fold", min_width=8)
+    table.add_column("metric", overflow="fold", min_width=12)
+    for i, name in enumerate(("predicted", "measured", "diff", ""), start=2):
+        width = max([len(name)] + [len(r[i]) for r in rows])
+        table.add_column(name, justify="left" if i == 5 else "right", no_wrap=True, min_width=width)
+    previous = None
+    for launch, *cells in rows:
+        if not one_launch:
+            if previous is not None and launch != previous:
+                table.add_section()
+            cells.insert(0, launch if launch != previous else "")
+        previous = launch
+        table.add_row(*cells)
     return table
 
 
