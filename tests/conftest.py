@@ -23,6 +23,7 @@ def _gpu_reason() -> str | None:
 GPU_SKIP_REASON = _gpu_reason()
 skip_if_no_gpu = pytest.mark.skipif(GPU_SKIP_REASON is not None, reason=GPU_SKIP_REASON or "")
 skip_if_no_nvcc = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc (CUDA toolkit) is not on PATH")
+skip_if_no_ncu = pytest.mark.skipif(shutil.which("ncu") is None, reason="ncu (Nsight Compute) is not on PATH")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -1,0 +1,59 @@
+"""The one build path: nvcc -> cubin, cached by source and flags; errors are one line."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import skip_if_no_nvcc
+from profiling import build
+from profiling.build import BuildOptions, build_cubin, nvcc_command, source_sha256
+from warpsim import registry
+from warpsim.errors import UsageError
+
+
+def test_nvcc_command_is_an_argument_list(tmp_path):
+    cmd = nvcc_command(tmp_path / "k.cu", tmp_path / "k.cubin", BuildOptions())
+    assert cmd == ["nvcc", "-arch=sm_90", "-O3", "-lineinfo", "-cubin", "-o", str(tmp_path / "k.cubin"),
+                   str(tmp_path / "k.cu")]
+
+
+def test_cache_key_follows_source_and_flags(tmp_path):
+    cu = tmp_path / "k.cu"
+    cu.write_text('extern "C" __global__ void k() {}\n')
+    options = BuildOptions(cache_dir=tmp_path / "cache")
+    first = build.cubin_path(cu, options)
+    assert first.parent == tmp_path / "cache" and first.name.startswith("k-")
+    assert build.cubin_path(cu, BuildOptions(cache_dir=tmp_path / "cache", flags=("-O0",))) != first
+    cu.write_text('extern "C" __global__ void k() { }\n')
+    assert build.cubin_path(cu, options) != first
+    assert len(source_sha256(cu)) == 64
+
+
+def test_missing_nvcc_and_missing_source(tmp_path, monkeypatch):
+    cu = tmp_path / "k.cu"
+    cu.write_text("")
+    monkeypatch.setattr(build.shutil, "which", lambda name: None)
+    with pytest.raises(UsageError, match="nvcc not found on PATH: install the CUDA toolkit"):
+        build_cubin(cu, BuildOptions(cache_dir=tmp_path))
+    with pytest.raises(UsageError, match="not found"):
+        build_cubin(tmp_path / "absent.cu", BuildOptions(cache_dir=tmp_path))
+
+
+@skip_if_no_nvcc
+def test_builds_every_registered_kernel_once(tmp_path):
+    options = BuildOptions(cache_dir=tmp_path)
+    for spec in registry.kernels().values():
+        cubin = build_cubin(spec.cu_path, options)
+        assert cubin.read_bytes()[:4] == b"\x7fELF"  # a cubin is an ELF file
+        mtime = cubin.stat().st_mtime_ns
+        assert build_cubin(spec.cu_path, options) == cubin and cubin.stat().st_mtime_ns == mtime  # cached
+    assert not list(tmp_path.glob("*.tmp.cubin"))
+
+
+@skip_if_no_nvcc
+def test_compile_error_is_one_line(tmp_path):
+    cu = tmp_path / "broken.cu"
+    cu.write_text('extern "C" __global__ void k() { undefined_thing(); }\n')
+    with pytest.raises(UsageError, match=r"nvcc failed on broken.cu \(exit \d+\): .*undefined") as err:
+        build_cubin(cu, BuildOptions(cache_dir=tmp_path))
+    assert "\n" not in str(err.value) and not list(tmp_path.glob("*.cubin"))

@@ -1,0 +1,110 @@
+"""compare: the join of traces with predictions (a stubbed analyze), staleness, the exact summary."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from profiling import compare, parse
+from profiling.metrics import METRICS, NAMES, PREDICTED
+from test_profiling_parse import SYNTHETIC
+from test_profiling_traces import make_trace
+
+SHA = "a" * 64
+
+
+class FakeAnalysis:
+    """Stand-in for warpsim.counts.Analysis: total(space, op, counter) from a dict."""
+
+    def __init__(self, totals):
+        self.totals = totals
+
+    def total(self, space, op, counter):
+        return self.totals.get((space, op, counter), 0)
+
+
+def fake_analyze(totals, calls=None):
+    def analyze(kernel, M, N, K, block=None):
+        if calls is not None:
+            calls.append((kernel, M, N, K, block))
+        return FakeAnalysis(totals)
+
+    return analyze
+
+
+def _row(frame, name):
+    return frame[frame["metric"] == name].iloc[0]
+
+
+def test_every_predicted_metric_is_joined():
+    trace = make_trace(value=100, sha=SHA)
+    calls = []
+    frame = compare.compare([trace], {"naive_coalesced": SHA}, fake_analyze({("global", "load", "sectors"): 100}, calls))
+    assert calls == [("naive_coalesced", 64, 48, 33, (32, 32))]
+    assert list(frame["metric"]) == [m.name for m in PREDICTED]
+    sectors = _row(frame, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")
+    assert (sectors["predicted"], sectors["measured"], sectors["diff"]) == (100, 100, 0)
+    requests = _row(frame, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")
+    assert (requests["predicted"], requests["diff"]) == (0, 100)  # measured - predicted
+    assert frame["block"].iloc[0] == "32x32" and not frame["stale"].any()
+
+
+def test_summary_and_failures_count_claimed_metrics_only():
+    trace = make_trace(value=0, sha=SHA)
+    # Every prediction 0 and every measurement 0, except a bank-conflict count (predicted, not claimed).
+    trace.metrics["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"] = 5
+    frame = compare.compare([trace], {"naive_coalesced": SHA}, fake_analyze({}))
+    claimed = sum(m.exact for m in PREDICTED)
+    assert compare.summary(frame) == (claimed, claimed)
+    assert compare.failures(frame).empty
+    trace.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"] = 385
+    frame = compare.compare([trace], {"naive_coalesced": SHA}, fake_analyze({}))
+    assert compare.summary(frame) == (claimed - 1, claimed)
+    assert list(compare.failures(frame)["metric"]) == ["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"]
+
+
+def test_missing_measurement_fails_strict():
+    trace = make_trace(value=0, sha=SHA)
+    trace.metrics["smsp__inst_executed_op_global_ld.sum"] = None  # ncu said n/a
+    frame = compare.compare([trace], {"naive_coalesced": SHA}, fake_analyze({}))
+    assert list(compare.failures(frame)["metric"]) == ["smsp__inst_executed_op_global_ld.sum"]
+
+
+def test_stale_trace_is_reported_not_compared():
+    trace = make_trace(value=7, sha=SHA)
+    trace.path = "traces/naive_coalesced/x.json"
+    calls = []
+    for current in ({"naive_coalesced": "b" * 64}, {}):  # source changed; kernel no longer registered
+        frame = compare.compare([trace], current, fake_analyze({}, calls))
+        assert frame["stale"].all() and frame["predicted"].isna().all()
+        assert (frame["measured"] == 7).all()
+        assert compare.summary(frame) == (0, 0) and compare.failures(frame).empty
+        assert compare.stale_traces(frame) == ["traces/naive_coalesced/x.json"]
+    assert calls == []  # never predicted
+
+
+def test_measured_only_and_no_prediction():
+    trace = make_trace(value=3, sha=SHA)
+    frame = compare.compare([trace], {"naive_coalesced": SHA}, measured_only=True, predict=False)
+    assert list(frame["metric"]) == [m.name for m in METRICS]
+    assert frame["predicted"].isna().all() and (frame["measured"] == 3).all()
+
+
+def test_empty():
+    frame = compare.compare([], {})
+    assert list(frame.columns) == compare.COLUMNS and compare.summary(frame) == (0, 0)
+
+
+def test_synthetic_fixture_against_the_real_engine():
+    """Plumbing only: the synthetic CSV's counts were copied from warpsim's own prediction for
+    naive_coalesced M=64 N=48 K=33 block 32x32, so this shows the join, not the hardware."""
+    pytest.importorskip("warpsim.engine")
+    measured = parse.read_csv(SYNTHETIC).iloc[0]
+    trace = make_trace(sha=SHA)
+    trace.metrics = {name: int(measured[name]) for name in NAMES}
+    frame = compare.compare([trace], {"naive_coalesced": SHA})
+    exact, claimed = compare.summary(frame)
+    assert (exact, claimed) == (claimed, sum(m.exact for m in PREDICTED))
+    sectors = _row(frame, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")
+    assert sectors["predicted"] == 16896 and not math.isnan(sectors["diff"])
