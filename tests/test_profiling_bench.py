@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from profiling import bench
@@ -38,3 +40,57 @@ def test_refusals_come_before_the_gpu(tmp_path):
     path.write_text("{}")
     with pytest.raises(UsageError, match="pass --force"):
         bench.bench(["naive"], 64, 64, 64, BenchOptions(traces_dir=tmp_path))
+
+
+class NumpyCupyTimed:
+    """Stand-in for cupy in bench (not CuPy): numpy arithmetic, events that report 1 ms, a 1 MiB L2."""
+
+    __version__ = "stand-in"
+
+    class _Event:
+        def record(self):
+            pass
+
+        def synchronize(self):
+            pass
+
+    class cuda:
+        @staticmethod
+        def Event():
+            return NumpyCupyTimed._Event()
+
+        @staticmethod
+        def get_elapsed_time(start, end):
+            return 1.0  # ms
+
+        class Device:
+            attributes = {"L2CacheSize": 1 << 20}
+
+            def synchronize(self):
+                pass
+
+    def __getattr__(self, name):
+        import numpy as np
+
+        return getattr(np, name)
+
+
+def test_bench_end_to_end_on_stand_ins(tmp_path, monkeypatch):
+    from profiling import launch, ncu
+    from test_profiling_launch import fake_kernel
+
+    monkeypatch.setattr(launch, "require_cupy", lambda: NumpyCupyTimed())
+    monkeypatch.setattr(launch, "load_function", lambda problem: fake_kernel(problem))
+    monkeypatch.setattr(ncu, "probe_versions", lambda: {"gpu": "stand-in"})
+    options = BenchOptions(reps=10, traces_dir=tmp_path, command=("profile", "bench"))
+    table, payload = bench.bench(["naive", "naive_coalesced:16x16"], 64, 48, 33, options)
+    assert list(table["kernel"]) == [bench.CUBLAS, "naive", "naive_coalesced"]
+    assert list(table["time_ms"]) == [1.0, 1.0, 1.0] and list(table["pct_of_cublas"]) == [100.0] * 3
+    assert table["gflops"].iloc[0] == pytest.approx(2 * 64 * 48 * 33 / 1e-3 / 1e9)  # 2*M*N*K flops in 1 ms
+    per_set = 4 * (64 * 33 + 33 * 48 + 64 * 48)
+    assert (table["input_sets"] * per_set > 3 * (1 << 20)).all()
+    path = bench.write(payload, options)
+    assert path == tmp_path / "bench" / "bench_M64_N48_K33.json"
+    written = json.loads(path.read_text())
+    assert written["meta"]["cupy_tf32"] == "unset" and written["meta"]["gpu"] == "stand-in"
+    assert written["rows"][2]["block"] == "16x16"
