@@ -1,0 +1,18 @@
+"""profiling: the real kernels on the GPU, measured by Nsight Compute, set beside warpsim.
+
+    metrics   the one table of ncu metric names and what warpsim predicts for each
+    problem   one launch (kernel, M, N, K, block), checked before anything runs
+    build     kernels/<name>.cu -> nvcc cubin, cached by source sha256 (run, profile, SASS)
+    launch    CuPy: load the cubin, random inputs, one launch, float64 check (the only CuPy import)
+    ncu       the one place that runs ncu, and the version probes
+    parse     ncu raw-page CSV or .ncu-rep -> DataFrame (pure)
+    traces    trace JSON files under traces/, written atomically
+    record    `profile run`: profile one launch and write its trace
+    compare   traces beside warpsim.engine.analyze (pure)
+    bench     CUDA-event timings beside cuBLAS SGEMM
+    report    rich tables, CSV and JSON
+    cli       `profile run | compare | bench`
+
+Importing the package needs neither CuPy nor a GPU nor ncu; using the GPU parts without them
+is a one-line UsageError.
+"""

@@ -89,8 +89,11 @@ def _child_env() -> dict:
 
 def _run(cmd: list[str], timeout_s: float, what: str) -> tuple[int, str]:
     """Run cmd in its own process group; on timeout kill that group (ncu and its child)."""
-    proc = subprocess.Popen(cmd, cwd=REPO, env=_child_env(), stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        proc = subprocess.Popen(cmd, cwd=REPO, env=_child_env(), stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    except OSError as e:
+        raise UsageError(f"cannot start {cmd[0]}: {e.strerror}") from e
     try:
         out, _ = proc.communicate(timeout=timeout_s)
     except subprocess.TimeoutExpired:
