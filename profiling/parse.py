@@ -26,6 +26,7 @@ import shutil
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from profiling.metrics import NAMES
@@ -44,8 +45,9 @@ def _numeric(raw: pd.Series) -> pd.Series | None:
         return raw
     text = raw.astype("string").str.replace(",", "", regex=False).str.strip()
     absent = raw.isna() | text.str.lower().isin(["n/a", ""])
-    column = pd.to_numeric(text.where(~absent), errors="coerce")
-    return None if (column.isna() & ~absent).any() else column.astype("float64")
+    numbers = pd.to_numeric(text.where(~absent), errors="coerce")  # may be a nullable dtype
+    column = pd.Series(numbers.to_numpy(dtype="float64", na_value=np.nan), index=raw.index)
+    return None if (column.isna() & ~absent).any() else column
 
 
 def _first_non_numeric(raw: pd.Series) -> str:
