@@ -40,6 +40,7 @@ extern "C" __global__ void __launch_bounds__(NUM_THREADS)
                                          : 0.0f;
     __syncthreads();
 
+    #pragma unroll
     for (int dotIdx = 0; dotIdx < BK; ++dotIdx) {
       const float tmpB = Bs[dotIdx * BN + threadCol];
       for (int resIdx = 0; resIdx < TM; ++resIdx) {

@@ -22,6 +22,7 @@ extern "C" __global__ void sgemm_smem(int M, int N, int K, float alpha, const fl
     Bs[ty * BLOCKSIZE + tx] = (k0 + ty < K && col < N) ? B[(k0 + ty) * N + col] : 0.0f;
     __syncthreads();
 
+    #pragma unroll
     for (int i = 0; i < BLOCKSIZE; ++i) {
       acc += As[ty * BLOCKSIZE + i] * Bs[i * BLOCKSIZE + tx];
     }

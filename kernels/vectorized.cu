@@ -7,6 +7,7 @@
 // lies wholly inside or outside the matrix); any M >= 1. Loads outside the matrix fill 0,
 // stores are guarded (per float4).
 // Index arithmetic is written out in full (no pointer bumping): k0 is the K-loop counter.
+// The dotIdx loop carries #pragma unroll (nvcc 13 keeps it rolled otherwise; 34.9 vs 32.0 TFLOP/s).
 #define BM 128
 #define BN 128
 #define BK 8
@@ -54,6 +55,7 @@ extern "C" __global__ void __launch_bounds__(NUM_THREADS)
     *reinterpret_cast<float4 *>(&Bs[innerRowB * BN + innerColB * 4]) = b;
     __syncthreads();
 
+    #pragma unroll
     for (int dotIdx = 0; dotIdx < BK; ++dotIdx) {
       for (int i = 0; i < TM; ++i) {
         regM[i] = As[dotIdx * BM + threadRow * TM + i];

@@ -8,6 +8,7 @@
 // lies wholly inside or outside the matrix); any M >= 1. Loads outside the matrix fill 0,
 // stores are guarded (per float4).
 // Index arithmetic is written out in full (no pointer bumping): k0 is the K-loop counter.
+// The dotIdx loop carries #pragma unroll (nvcc 13 keeps it rolled otherwise; 41.6 vs 34.9 TFLOP/s).
 #define BM 128
 #define BN 128
 #define BK 16
@@ -21,6 +22,8 @@
 #define WMITER ((WM * WN) / (WARPSIZE * TM * TN * WNITER))  // 1
 #define WSUBM (WM / WMITER)                                // 64
 #define WSUBN (WN / WNITER)                                // 16
+static_assert(TN == 4, "the epilogue moves C as one float4 per thread row of a sub-tile");
+static_assert(WMITER >= 1 && NUM_THREADS == WARPSIZE * (BM / WM) * (BN / WN), "one warp per warp tile");
 
 extern "C" __global__ void __launch_bounds__(NUM_THREADS)
     sgemm_warptile(int M, int N, int K, float alpha, const float *A, const float *B, float beta,
@@ -75,6 +78,7 @@ extern "C" __global__ void __launch_bounds__(NUM_THREADS)
     }
     __syncthreads();
 
+    #pragma unroll
     for (int dotIdx = 0; dotIdx < BK; ++dotIdx) {
       for (int wSubRowIdx = 0; wSubRowIdx < WMITER; ++wSubRowIdx) {
         for (int i = 0; i < TM; ++i) {
