@@ -50,7 +50,7 @@ if [ ${#LAUNCHES[@]} -eq 0 ]; then
   done
 fi
 if [ $QUICK -eq 1 ]; then BENCH_M=1024; BENCH_REPS=10; else BENCH_M=4096; BENCH_REPS=20; fi
-BENCH_KERNELS=(naive coalesced naive_coalesced:32x32 naive_coalesced:16x16)
+read -r -a BENCH_KERNELS <<<"${BENCH:-naive coalesced naive_coalesced:32x32 naive_coalesced:16x16}"
 
 STAGE=$(mktemp -d "${TMPDIR:-/tmp}/h200_profile.XXXXXX")
 mkdir -p "$OUT/fixtures" "$STAGE/logs"
