@@ -136,8 +136,8 @@ def export_csv(ncu: str, report: Path, timeout_s: float = 120) -> str:
 
 
 def _read(ncu: str, report: Path, workdir: Path) -> pd.DataFrame:
-    if parse.ncu_report_module() is not None:
-        return parse.read_ncu_rep(report)
+    # ncu's own CSV export, not ncu_report: NVIDIA's native reader crashed Python on the H200
+    # (see parse.read_ncu_rep); ncu is at hand whenever a report has just been made.
     csv_path = workdir / "report.csv"
     csv_path.write_text(export_csv(ncu, report))
     return parse.read_csv(csv_path)

@@ -22,7 +22,10 @@ import csv
 import glob
 import importlib
 import io
+import json
+import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -145,10 +148,39 @@ def _metric_value(metric):
 
 
 def read_ncu_rep(path: Path | str, module=None) -> pd.DataFrame:
-    """Read an `.ncu-rep` with NVIDIA's ncu_report (`module` is for tests; None finds the real one)."""
+    """Read an `.ncu-rep` with NVIDIA's ncu_report (`module` is for tests; None finds the real one).
+
+    The real module is run in a child interpreter: on the H200 machine (Python 3.12, ncu 2025.3.1)
+    its native reader crashed the interpreter with a segmentation fault, which must not take the
+    caller (or a half-written trace) down with it."""
     path = Path(path)
     if not path.is_file():
         raise UsageError(f"{path} not found")
+    if module is not None:
+        return _read_ncu_rep_here(path, module)
+    code = ("import json, sys; from profiling.parse import _read_ncu_rep_here; "
+            "f = _read_ncu_rep_here(sys.argv[1]); "
+            "print(json.dumps({'rows': f.to_dict('records'), 'units': f.attrs.get('units', {})}))")
+    try:
+        done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=300,
+                              env={**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).resolve().parent.parent),
+                                                                               os.environ.get("PYTHONPATH", "")])})
+    except subprocess.TimeoutExpired as e:
+        raise _foreign(path, "ncu_report did not finish reading it in 300 s") from e
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
+        if last.startswith("warpsim.errors.UsageError: "):
+            raise UsageError(last.split(": ", 1)[1])
+        raise UsageError(f"NVIDIA's ncu_report could not read {path.name} ({'signal ' + str(-done.returncode) if done.returncode < 0 else last}); "
+                         "read the CSV of `ncu -i REPORT --csv --page raw --print-units base` instead")
+    doc = json.loads(done.stdout.strip().splitlines()[-1])
+    rows = pd.DataFrame(doc["rows"], columns=["kernel", *NAMES])
+    return _finish(path, rows, doc["units"])
+
+
+def _read_ncu_rep_here(path: Path | str, module=None) -> pd.DataFrame:
+    """read_ncu_rep in this interpreter."""
+    path = Path(path)
     module = module or ncu_report_module()
     if module is None:
         raise UsageError(

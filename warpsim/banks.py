@@ -1,19 +1,24 @@
 """The shared-memory bank model: how many wavefronts does one warp instruction take?
 
 Pure numpy. Shared memory has 32 banks of 4 bytes: byte address a lives in bank (a // 4) % 32.
-Lanes that read the same 4-byte word share it (a broadcast costs nothing). One wavefront serves
-at most one word per bank, so an instruction takes as many wavefronts as the busiest bank has
-distinct words. An 8- or 16-byte lane access touches 2 or 4 consecutive words, so a warp of
-16-byte accesses needs at least 4 wavefronts (512 bytes through a 128-byte-wide data path).
+A warp instruction is served in phases of lanes; in each phase, lanes that read the same 4-byte
+word share it (a broadcast costs nothing) and one wavefront serves at most one word per bank, so
+a phase takes as many wavefronts as its busiest bank has distinct words.
 
-    wavefronts     = max over banks of distinct words requested in that bank
-    ideal          = ceil(distinct words / 32)         (what a conflict-free layout would take)
+    phases: 4-byte and narrower: the whole warp at once;
+            8-byte: two half-warps (lanes 0-15, 16-31);
+            16-byte: four quarter-warps of 8 lanes, or two half-warps when the lanes pair up
+            (for every active lane n, lane n^1, or for every n lane n^2, is inactive or reads
+            the same address) -- measured on the H200 for every LDS.128 of the ladder
+            (docs/LADDER.md), and the rule NVIDIA gives for compute capability 7.x.
+    wavefronts     = sum over phases of (max over banks of distinct words in that phase)
+    ideal          = phases with an active lane (what ncu counts as ideal)
     bank_conflicts = wavefronts - ideal
 
-Limitations: the model assigns distinct words to wavefronts over the whole warp at once; it does
-not model any split of wide accesses into fixed lane phases beyond what the word count implies.
-It is checked against ncu's l1tex__data_pipe_lsu_wavefronts_mem_shared and
-l1tex__data_bank_conflicts_pipe_lsu_mem_shared on the H200 (see traces/).
+Limitations: the 8-byte rule has not been measured (no ladder kernel uses LDS.64/STS.64); the
+pairing rule for 16-byte accesses was seen only with whole warps active. ncu's aggregate
+l1tex__data_bank_conflicts_* also counts cycles lost to other traffic through the L1 data banks,
+which this per-instruction model does not (and cannot) predict; see docs/LADDER.md.
 """
 
 from __future__ import annotations
@@ -38,6 +43,21 @@ class SharedAccess:
     broadcast: np.ndarray  # 1 where two or more active lanes read one address
 
 
+def _phase_size(addresses: np.ndarray, mask: np.ndarray, width: int) -> np.ndarray:
+    """Lanes per phase for each row (n,)."""
+    n = addresses.shape[0]
+    if width <= WORD:
+        return np.full(n, 32)
+    if width == 8:
+        return np.full(n, 16)
+    paired = np.zeros(n, dtype=bool)
+    lanes = np.arange(32)
+    for partner in (lanes ^ 1, lanes ^ 2):
+        ok = ~mask | ~mask[:, partner] | (addresses == addresses[:, partner])
+        paired |= ok.all(axis=1)
+    return np.where(paired, 16, 8)
+
+
 def shared_access(addresses: np.ndarray, mask: np.ndarray, width: int) -> SharedAccess:
     """Wavefronts and bank conflicts of each warp instruction (row of `addresses`, bytes)."""
     if width not in (1, 2, 4, 8, 16):
@@ -46,27 +66,26 @@ def shared_access(addresses: np.ndarray, mask: np.ndarray, width: int) -> Shared
     mask = np.asarray(mask, dtype=bool)
     n = addresses.shape[0]
     words_per_lane = max(1, width // WORD)
-    # every word a lane touches: (n, 32 * words_per_lane)
-    first = addresses // WORD
-    words = (first[:, :, None] + np.arange(words_per_lane)).reshape(n, -1)
-    wmask = np.repeat(mask, words_per_lane, axis=1)
-    w = np.where(wmask, words, _SENTINEL)
-    w.sort(axis=1)
-    valid = w != _SENTINEL
-    new = valid.copy()
-    new[:, 1:] &= w[:, 1:] != w[:, :-1]
-    # distinct words per bank
-    bank = np.where(new, w % BANKS, BANKS)  # BANKS = a dustbin column for non-new entries
-    flat = (np.arange(n)[:, None] * (BANKS + 1) + bank).ravel()
-    per_bank = np.bincount(flat, minlength=n * (BANKS + 1)).reshape(n, BANKS + 1)
-    wavefronts = per_bank[:, :BANKS].max(axis=1)
-    distinct_words = np.count_nonzero(new, axis=1)
-    ideal = -(-distinct_words // BANKS)
+    phase = np.arange(32)[None, :] // _phase_size(addresses, mask, width)[:, None]  # (n, 32)
+    # every (phase, word) a lane touches: (n, 32 * words_per_lane)
+    words = ((addresses // WORD)[:, :, None] + np.arange(words_per_lane)).reshape(n, -1)
+    phases = np.repeat(phase, words_per_lane, axis=1)
+    live = np.repeat(mask, words_per_lane, axis=1)
+    key = np.where(live, phases * (1 << 40) + words, _SENTINEL)  # words < 2^40: any real address
+    key.sort(axis=1)
+    new = key != _SENTINEL
+    new[:, 1:] &= key[:, 1:] != key[:, :-1]
+    # distinct words per (phase, bank); phases <= 4
+    slot = np.where(new, (key >> 40) * BANKS + (key & ((1 << 40) - 1)) % BANKS, 4 * BANKS)
+    flat = (np.arange(n)[:, None] * (4 * BANKS + 1) + slot).ravel()
+    per_bank = np.bincount(flat, minlength=n * (4 * BANKS + 1)).reshape(n, 4 * BANKS + 1)[:, :-1]
+    per_phase = per_bank.reshape(n, 4, BANKS).max(axis=2)  # (n, phases)
+    wavefronts = per_phase.sum(axis=1)
+    ideal = np.count_nonzero(per_phase, axis=1)
 
     starts = np.where(mask, addresses, _SENTINEL)
     starts.sort(axis=1)
-    sv = starts != _SENTINEL
-    snew = sv.copy()
+    snew = starts != _SENTINEL
     snew[:, 1:] &= starts[:, 1:] != starts[:, :-1]
     active = np.count_nonzero(mask, axis=1)
     return SharedAccess(
