@@ -50,6 +50,9 @@ class ExecKernel(Kernel):
     def range(self, name: str, start: int, stop: int, step: int = 1):
         return range(start, stop, step)
 
+    def range_cycle(self, name: str, start: int, stop: int, step: int, period: int):
+        return ((value, i % period) for i, value in enumerate(range(start, stop, step)))
+
     def shared(self, name, size, holds, align=16):
         arr = super().shared(name, size, holds, align)
         self._smem[name] = np.zeros((self._shape[0], size))

@@ -11,6 +11,8 @@ the interface below, so one model serves both.
         for i in k.range("i", 0, K):               #   for (int i = 0; i < K; ++i)
             acc += k.load("A", row * K + i, line=13) * ...
 
+`k.range_cycle(name, start, stop, step, period)` is a runtime loop that also yields
+`iteration % period` (a double buffer's stage), so that stage-dependent addresses stay affine.
 Conditions combine with `&`, `|` and `~` (never `and`/`or`), since they are arrays or symbols.
 """
 

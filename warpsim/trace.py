@@ -61,6 +61,19 @@ class TraceKernel(Kernel):
         finally:
             self._dims.pop()
 
+    def range_cycle(self, name: str, start: int, stop: int, step: int, period: int):
+        """A runtime loop whose body also uses `iteration % period` (e.g. the stage of a double
+        buffer): yields (counter, phase). Traced as `period` launch dimensions, one per phase,
+        each affine: iteration p + period*j has counter start + step*(p + period*j)."""
+        count = max(0, -(-(stop - start) // step))
+        for p in range(min(period, count)):
+            dim = f"{name}%{period}={p}"
+            self._dims.append((dim, len(range(p, count, period))))
+            try:
+                yield Sym({dim: step * period}, start + step * p), p
+            finally:
+                self._dims.pop()
+
     def _record(self, space, array, op, index, width, line, where) -> None:
         if isinstance(array, SharedArray):
             address = Sym(None, array.base) + index * FLOAT

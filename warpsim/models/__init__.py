@@ -1,13 +1,22 @@
 """The kernel ladder: one registry entry per kernels/<name>.cu, with the model that mirrors it."""
 
+import importlib
+
 from warpsim.errors import UsageError
 from warpsim.models import coalesced, naive, naive_coalesced
 from warpsim.registry import KernelSpec
 
 
 def _not_modelled(name):
+    """The model in warpsim/models/<name>.py (function sgemm_<name>), imported when first used."""
+
     def model(k, M, N, K, alpha, beta):
-        raise UsageError(f"kernel {name} has a CUDA source but no warpsim model yet; profile it, or analyze another kernel")
+        try:
+            module = importlib.import_module(f"warpsim.models.{name}")
+        except ModuleNotFoundError:
+            raise UsageError(f"kernel {name} has a CUDA source but no warpsim model yet; "
+                             "profile it, or analyze another kernel") from None
+        return getattr(module, f"sgemm_{name}")(k, M, N, K, alpha, beta)
 
     return model
 
