@@ -11,6 +11,7 @@ def sgemm_naive(k, M, N, K, alpha, beta):
     with k.branch((row < M) & (col < N)):  # line 10
         acc = 0.0
         for i in k.range("i", 0, K):  # line 12
-            acc += k.load("A", row * K + i, line=13) * k.load("B", i * N + col, line=13)
-        c = k.load("C", row * N + col, line=15)
-        k.store("C", row * N + col, alpha * acc + beta * c, line=15)
+            acc += (k.load("A", row * K + i, line=13)  # line 13
+                    * k.load("B", i * N + col, line=14))  # line 14
+        c = k.load("C", row * N + col, line=16)  # line 16
+        k.store("C", row * N + col, alpha * acc + beta * c, line=16)

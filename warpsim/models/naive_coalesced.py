@@ -10,5 +10,6 @@ def matmul_naive(k, M, N, K, alpha, beta):
 
     acc = 0.0
     for kk in k.range("k", 0, K):  # line 11
-        acc += k.load("A", row * K + kk, line=12) * k.load("B", kk * N + col, line=12)
-    k.store("C", row * N + col, acc, line=14)
+        acc += (k.load("A", row * K + kk, line=12)  # line 12
+                * k.load("B", kk * N + col, line=13))  # line 13
+    k.store("C", row * N + col, acc, line=15)  # line 15
