@@ -56,11 +56,13 @@ def run(
     timeout: float = typer.Option(300.0, "--timeout", help="seconds ncu may take"),
     keep_report: Optional[Path] = typer.Option(None, "--keep-report", help="also save the .ncu-rep and raw CSV here"),
     traces_dir: Path = typer.Option(TRACES_DIR, "--traces-dir", help="where traces are written"),
+    per_array: bool = typer.Option(False, "--per-array", help="also collect ncu's per-instruction source "
+                                   "counters and attribute them to A, B and C"),
 ):
     """Profile one launch under ncu, write its trace, print measured beside predicted."""
     with user_errors():
         problem = Problem.resolve(kernel, M, N, K, parse_block(block))
-        options = RecordOptions(traces_dir, force, NcuOptions(timeout_s=timeout, keep_dir=keep_report))
+        options = RecordOptions(traces_dir, force, per_array, NcuOptions(timeout_s=timeout, keep_dir=keep_report))
         trace = record(problem, options)
     typer.echo(f"wrote {trace.path}")
     frame, warning = beside_prediction(trace)

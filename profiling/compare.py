@@ -18,7 +18,7 @@ from typing import Callable, Iterable, Mapping
 
 import pandas as pd
 
-from profiling.metrics import METRICS, PREDICTED
+from profiling.metrics import METRICS, PREDICTED, SOURCE_METRICS
 from profiling.traces import Trace
 
 COLUMNS = ["kernel", "M", "N", "K", "block", "metric", "predicted", "measured", "diff",
@@ -57,10 +57,41 @@ def compare(traces: Iterable[Trace], current_sha256: Mapping[str, str],
                 "exact_claimed": metric.exact, "stale": stale,
                 "trace": str(trace.path) if trace.path else "",
             })
+        if trace.per_instruction and not stale:
+            rows += _per_array_rows(trace, analysis)
     frame = pd.DataFrame(rows, columns=COLUMNS)
     for column in ("predicted", "measured", "diff"):
         frame[column] = frame[column].astype("float64")
     return frame
+
+
+def _per_array_rows(trace: Trace, analysis) -> list[dict]:
+    """Rows `A load: <source-page column>`: ncu's per-instruction counters summed per array
+    (attributed by the current model) beside the analysis's per-array counts."""
+    from profiling.record import attribute
+
+    M, N, K = trace.sizes
+    rows = []
+    for measured_row in attribute(trace):
+        key = (measured_row["space"], measured_row["array"], measured_row["op"])
+        predicted_row = None
+        if analysis is not None:
+            predicted_row = next((r for r in analysis.rows if r.key == key), None)
+        for column in SOURCE_METRICS:
+            if column.space not in (None, key[0]):
+                continue
+            measured = measured_row[column.name]
+            predicted = getattr(predicted_row, column.counter) if predicted_row is not None else None
+            rows.append({
+                "kernel": trace.kernel, "M": M, "N": N, "K": K,
+                "block": f"{trace.block[0]}x{trace.block[1]}",
+                "metric": f"{key[1]} {key[2]} ({key[0]}): {column.name}",
+                "predicted": predicted, "measured": measured,
+                "diff": measured - predicted if predicted is not None else None,
+                "exact_claimed": column.exact, "stale": False,
+                "trace": str(trace.path) if trace.path else "",
+            })
+    return rows
 
 
 def checked(frame: pd.DataFrame) -> pd.DataFrame:

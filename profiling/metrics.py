@@ -54,3 +54,26 @@ METRICS: tuple[Metric, ...] = (
 NAMES: tuple[str, ...] = tuple(m.name for m in METRICS)
 BY_NAME: dict[str, Metric] = {m.name: m for m in METRICS}
 PREDICTED: tuple[Metric, ...] = tuple(m for m in METRICS if m.predicts is not None)
+
+
+@dataclass(frozen=True)
+class SourceColumn:
+    """A column of ncu's source page (per SASS instruction), tied to a warpsim counter."""
+
+    name: str  # column title, verbatim
+    counter: str  # warpsim.counts counter summed per (space, array, op)
+    space: str | None  # "global" or "shared": the rows it applies to; None: both
+    exact: bool
+
+
+#: The per-instruction counters of `ncu -i REPORT --page source --csv` (SourceCounters section).
+SOURCE_METRICS: tuple[SourceColumn, ...] = (
+    SourceColumn("Instructions Executed", "instructions", None, True),
+    SourceColumn("Predicated-On Thread Instructions Executed", "active_lanes", None, True),
+    SourceColumn("L1 Tag Requests Global", "lines", "global", True),
+    SourceColumn("L2 Theoretical Sectors Global", "sectors", "global", True),
+    SourceColumn("L2 Theoretical Sectors Global Ideal", "ideal_sectors", "global", True),
+    SourceColumn("L1 Wavefronts Shared", "wavefronts", "shared", True),
+    SourceColumn("L1 Wavefronts Shared Excessive", "bank_conflicts", "shared", True),
+)
+SOURCE_COLUMNS: tuple[str, ...] = tuple(c.name for c in SOURCE_METRICS)

@@ -166,6 +166,46 @@ def profile(problem: Problem, options: NcuOptions = NcuOptions()) -> Measurement
     return Measurement(metrics, dict(frame.attrs.get("units", {})), cmd, str(frame["kernel"].iloc[0]))
 
 
+def source_command(ncu: str, problem: Problem, export_base: Path) -> list[str]:
+    """The per-instruction run: ncu's SourceCounters section instead of the metric list."""
+    cmd = ncu_command(ncu, problem, export_base)
+    i = cmd.index("--metrics")
+    return cmd[:i] + ["--section", "SourceCounters", "--import-source", "yes"] + cmd[i + 2:]
+
+
+def export_source_csv(ncu: str, report: Path, timeout_s: float = 120) -> str:
+    """The source page of a saved report, one row per SASS instruction."""
+    cmd = [ncu, "-i", str(report), "--page", "source", "--csv", "--print-source", "sass"]
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s)
+    except subprocess.TimeoutExpired as e:
+        raise UsageError(f"ncu did not finish in {timeout_s:g} s (reading {report.name}'s source page)") from e
+    if done.returncode != 0:
+        raise UsageError(f"ncu could not print {report.name}'s source page (exit {done.returncode}): "
+                         f"{_last_error(done.stdout + done.stderr)}")
+    return done.stdout
+
+
+def profile_source(problem: Problem, options: NcuOptions = NcuOptions()) -> tuple[str, list]:
+    """Run `problem` once under ncu's SourceCounters section; return (source-page CSV, command)."""
+    ncu = find_ncu(options.ncu)
+    with tempfile.TemporaryDirectory(prefix="warpsim-ncu-src-") as tmp:
+        base = Path(tmp) / "source"
+        cmd = source_command(ncu, problem, base)
+        returncode, out = _run(cmd, options.timeout_s, f"{problem}, source counters")
+        check_output(problem, returncode, out)
+        report = base.with_suffix(".ncu-rep")
+        if not report.is_file():
+            raise UsageError(f"ncu wrote no source-counter report for {problem} ({_last_error(out)})")
+        text = export_source_csv(ncu, report)
+        if options.keep_dir is not None:
+            folder = Path(options.keep_dir)
+            folder.mkdir(parents=True, exist_ok=True)
+            stem = f"{problem.kernel}_M{problem.M}_N{problem.N}_K{problem.K}_b{problem.block_text}"
+            (folder / f"{stem}.source.csv").write_text(text)
+    return text, cmd
+
+
 def _plain(value):
     """numpy scalar -> int | float, NaN -> None (what JSON holds)."""
     return None if pd.isna(value) else value.item() if hasattr(value, "item") else value

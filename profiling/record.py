@@ -8,13 +8,14 @@ correct measurement is written, atomically.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pandas as pd
 
-from profiling import compare, ncu
+from profiling import compare, ncu, source
 from profiling.build import build_cubin, current_sha256, source_sha256
 from profiling.problem import Problem
 from profiling.traces import TRACES_DIR, Trace, refuse_overwrite, trace_path, write_trace
@@ -25,6 +26,7 @@ from warpsim.errors import UsageError
 class RecordOptions:
     traces_dir: Path = TRACES_DIR
     force: bool = False  # replace an existing trace
+    per_array: bool = False  # also run ncu's source counters and attribute them to A, B, C
     ncu_options: ncu.NcuOptions = ncu.NcuOptions()
 
 
@@ -49,12 +51,44 @@ def record(problem: Problem, options: RecordOptions = RecordOptions()) -> Trace:
                                 problem.block), options.force)
     ncu.find_ncu(options.ncu_options.ncu)
     sha256 = source_sha256(problem.spec.cu_path)
-    build_cubin(problem.spec.cu_path)  # built here so a compile error is not reported as a child failure
+    cubin = build_cubin(problem.spec.cu_path)  # built here so a compile error is not reported as a child failure
     measurement = ncu.profile(problem, options.ncu_options)
+    per_instruction = []
+    if options.per_array:
+        text, _ = ncu.profile_source(problem, options.ncu_options)
+        per_instruction = instructions_with_lines(text, cubin)
     versions = ncu.probe_versions(options.ncu_options.ncu)
     trace = make_trace(problem, measurement, versions, sha256)
+    if per_instruction:
+        trace.per_instruction = per_instruction
+        try:
+            trace.per_array = attribute(trace)
+        except Exception as e:  # noqa: BLE001 - the measurement stands; `profile compare` attributes again
+            print(f"warning: per-instruction counters kept, not attributed to arrays yet: {e}", file=sys.stderr)
     write_trace(trace, options.traces_dir, options.force)
     return trace
+
+
+def instructions_with_lines(source_csv: str, cubin: Path) -> list[dict]:
+    """ncu's per-instruction rows, each with its `.cu` line from the cubin that ran."""
+    from warpsim import sass
+
+    frame = source.with_lines(source.read_source_csv(source_csv), sass.memory_instructions(cubin))
+    return [{k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()}
+            for row in frame.to_dict("records")]
+
+
+def attribute(trace: Trace) -> list[dict]:
+    """Per-array rows of a trace's per-instruction counters, lines attributed by the current model."""
+    from warpsim.engine import prepare
+    from warpsim.trace import TraceKernel
+
+    M, N, K = trace.sizes
+    spec, block, grid, _ = prepare(trace.kernel, M, N, K, trace.block)
+    k = TraceKernel(grid, block)
+    spec.model(k, M, N, K, 1.0, 1.0)
+    frame = source.per_array(pd.DataFrame(trace.per_instruction), source.line_map(k.sites))
+    return [{k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()} for row in frame.to_dict("records")]
 
 
 def beside_prediction(trace: Trace) -> tuple[pd.DataFrame, str | None]:

@@ -42,6 +42,7 @@ class Trace:
     metrics: dict  # ncu metric name -> measured value
     units: dict = field(default_factory=dict)
     per_array: list = field(default_factory=list)
+    per_instruction: list = field(default_factory=list)
     path: Path | None = None  # where it was loaded from or written to
 
     @property
@@ -58,7 +59,7 @@ class Trace:
 
     def as_json(self) -> dict:
         return {"schema": SCHEMA, "meta": self.meta, "metrics": self.metrics,
-                "units": self.units, "per_array": self.per_array}
+                "units": self.units, "per_instruction": self.per_instruction, "per_array": self.per_array}
 
 
 def trace_path(root: Path, kernel: str, M: int, N: int, K: int, block: tuple[int, int]) -> Path:
@@ -133,9 +134,10 @@ def load_trace(path: Path | str) -> Trace:
     if bad:
         raise _malformed(path, f"metric {bad[0]} is not a number")
     units, per_array = data.get("units", {}), data.get("per_array", [])
-    if not isinstance(units, dict) or not isinstance(per_array, list):
-        raise _malformed(path, '"units" must be an object and "per_array" a list')
-    return Trace(meta, metrics, units, per_array, path)
+    per_instruction = data.get("per_instruction", [])
+    if not isinstance(units, dict) or not isinstance(per_array, list) or not isinstance(per_instruction, list):
+        raise _malformed(path, '"units" must be an object, "per_array" and "per_instruction" lists')
+    return Trace(meta, metrics, units, per_array, per_instruction, path)
 
 
 def find_trace_files(paths: list[Path] | None = None, root: Path = TRACES_DIR) -> list[Path]:
