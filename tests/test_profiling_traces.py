@@ -76,7 +76,7 @@ def test_nan_is_never_written(tmp_path):
         (lambda d: d["meta"].update(M="64"), "meta.M is missing or not a int"),
         (lambda d: d["meta"].update(block=[32]), "meta.block must be [bx, by]"),
         (lambda d: d["metrics"].update({NAMES[0]: "16,896"}), f"metric {NAMES[0]} is not a number"),
-        (lambda d: d.update(per_array={}), '"per_array" a list'),
+        (lambda d: d.update(per_array={}), '"per_array" and "per_instruction" lists'),
     ],
 )
 def test_malformed_trace_is_refused(tmp_path, mutate, needle):
