@@ -49,11 +49,15 @@ def read_source_csv(text: str, origin: str = "source CSV") -> pd.DataFrame:
         raise UsageError(f"{origin} is not ncu's source page (`--page source --csv --print-source sass`)")
     rows = list(csv.reader(io.StringIO("\n".join(lines))))
     header, body = rows[0], [r for r in rows[1:] if len(r) == len(rows[0])]
-    need = ["Address", "Source", "Address Space", "Access Operation", "Access Size", *SOURCE_COLUMNS]
+    need = ["Address", "Source", "Address Space", "Access Operation", "Access Size", "Instructions Executed"]
     missing = [c for c in need if c not in header]
     if missing:
         raise UsageError(f"{origin} lacks the column {missing[0]!r}: was it collected with --section SourceCounters?")
-    frame = pd.DataFrame(body, columns=header)[need]
+    frame = pd.DataFrame(body, columns=header)
+    for column in SOURCE_COLUMNS:  # ncu leaves out the shared columns of a kernel without shared memory
+        if column not in frame:
+            frame[column] = "0"
+    frame = frame[need + [c for c in SOURCE_COLUMNS if c not in need]]
     frame["pc"] = frame["Address"].map(lambda a: int(a, 16))
     frame["pc"] -= frame["pc"].min()
     frame = frame[frame["Address Space"].isin(_SPACE) & frame["Access Operation"].isin(_OP)].copy()
