@@ -23,7 +23,8 @@ def number(value) -> str:
 def _verdict(row) -> str:
     if row["stale"]:
         return "stale"
-    if BY_NAME[row["metric"]].predicts is None:
+    metric = BY_NAME.get(row["metric"])  # per-array rows are named after source-page columns
+    if metric is not None and metric.predicts is None:
         return "measured only"
     if math.isnan(row["predicted"]):
         return "no prediction"
