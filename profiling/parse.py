@@ -158,6 +158,11 @@ def read_ncu_rep(path: Path | str, module=None) -> pd.DataFrame:
         raise UsageError(f"{path} not found")
     if module is not None:
         return _read_ncu_rep_here(path, module)
+    if ncu_report_module() is None:
+        raise UsageError(
+            f"cannot read {path.name}: NVIDIA's ncu_report module was not found; install Nsight Compute "
+            "(its extras/python folder holds it) or read the CSV from `ncu -i REPORT --csv --page raw`"
+        )
     code = ("import json, sys; from profiling.parse import _read_ncu_rep_here; "
             "f = _read_ncu_rep_here(sys.argv[1]); "
             "print(json.dumps({'rows': f.to_dict('records'), 'units': f.attrs.get('units', {})}))")
