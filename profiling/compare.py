@@ -18,7 +18,7 @@ from typing import Callable, Iterable, Mapping
 
 import pandas as pd
 
-from profiling.metrics import METRICS, PREDICTED, SOURCE_METRICS
+from profiling.metrics import DERIVED, METRICS, PREDICTED, SOURCE_METRICS
 from profiling.traces import Trace
 
 COLUMNS = ["kernel", "M", "N", "K", "block", "metric", "predicted", "measured", "diff",
@@ -56,6 +56,17 @@ def compare(traces: Iterable[Trace], current_sha256: Mapping[str, str],
                 "predicted": predicted, "measured": measured, "diff": diff,
                 "exact_claimed": metric.exact, "stale": stale,
                 "trace": str(trace.path) if trace.path else "",
+            })
+        for d in DERIVED:
+            a, b = trace.metrics.get(d.minuend), trace.metrics.get(d.subtrahend)
+            measured = a - b if a is not None and b is not None else None
+            predicted = analysis.total(*d.predicts) if analysis is not None else None
+            rows.append({
+                "kernel": trace.kernel, "M": M, "N": N, "K": K,
+                "block": f"{trace.block[0]}x{trace.block[1]}", "metric": d.name,
+                "predicted": predicted, "measured": measured,
+                "diff": measured - predicted if measured is not None and predicted is not None else None,
+                "exact_claimed": d.exact, "stale": stale, "trace": str(trace.path) if trace.path else "",
             })
         if trace.per_instruction and not stale:
             rows += _per_array_rows(trace, analysis)

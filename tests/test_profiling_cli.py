@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from profiling import launch, ncu, parse, record
 from profiling.build import source_sha256
 from profiling.cli import app
-from profiling.metrics import NAMES
+from profiling.metrics import DERIVED, NAMES
 from profiling.traces import load_trace, write_trace
 from test_profiling_parse import SYNTHETIC
 from test_profiling_traces import make_trace
@@ -117,7 +117,7 @@ def test_compare_strict(tmp_path):
     _trace_on_disk(tmp_path)
     ok = invoke("compare", "--strict", "--traces-dir", tmp_path)
     assert ok.exit_code == 0, (ok.stdout, ok.stderr)
-    assert "10/10 exact (1 traces)" in ok.stdout  # 10 claimed-exact metrics x 1 trace
+    assert "10/10 exact (1 traces)" in ok.stdout  # 8 claimed-exact aggregate metrics (12 predicted, less 2 bank-conflict and 2 shared-wavefront totals) + 2 ideal-wavefront differences, x 1 trace
     _trace_on_disk(tmp_path, sectors_ld=16897)
     loose = invoke("compare", "--traces-dir", tmp_path)
     assert loose.exit_code == 0 and "9/10 exact" in loose.stdout and "DIFFERS" in loose.stdout
@@ -130,7 +130,7 @@ def test_compare_csv_and_json(tmp_path):
     as_csv = invoke("compare", path, "--format", "csv")
     assert as_csv.exit_code == 0
     frame = pd.read_csv(io.StringIO(as_csv.stdout))
-    assert set(frame["metric"]) <= set(NAMES) and (frame["diff"] == 0).all()
+    assert set(frame["metric"]) <= set(NAMES) | {d.name for d in DERIVED} and (frame["diff"] == 0).all()
     assert "10/10 exact" in as_csv.stderr  # stdout stays machine-readable
     as_json = invoke("compare", path, "--format", "json")
     rows = json.loads(as_json.stdout)

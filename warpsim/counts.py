@@ -39,6 +39,11 @@ class Row:
     bank_conflicts: int = 0
 
     @property
+    def ideal_wavefronts(self) -> int:
+        """Shared memory: the wavefronts a conflict-free layout would take."""
+        return self.wavefronts - self.bank_conflicts
+
+    @property
     def key(self) -> tuple[str, str, str]:
         return (self.space, self.array, self.op)
 
