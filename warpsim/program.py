@@ -21,6 +21,10 @@ from __future__ import annotations
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+import numpy as np
+
+from warpsim.symbolic import GHOST, Ghost
+
 
 @dataclass(frozen=True)
 class Dim3:
@@ -76,3 +80,31 @@ class Kernel:
     def sync(self) -> None:
         """`__syncthreads()`. Both interpretations run statement by statement for every thread,
         which is a legal schedule for a kernel that synchronizes correctly."""
+
+
+# -- float4 values and compiled guards, shared by the models ---------------------------------------
+
+def float4(x, y, z, w):
+    """`make_float4(x, y, z, w)`: the value a width-16 store takes (last axis = 4 components).
+    While tracing, the components are the Ghost stand-in, and so is the float4."""
+    parts = (x, y, z, w)
+    if any(isinstance(p, Ghost) for p in parts):
+        return GHOST
+    return np.stack(np.broadcast_arrays(*parts), axis=-1)
+
+
+def lanes4(v):
+    """(v.x, v.y, v.z, v.w) of a width-16 load: its last axis."""
+    return [v[..., j] for j in range(4)]
+
+
+@contextmanager
+def epilogue_guard(k, cond, behind_exit: bool):
+    """An epilogue `if (row < M && col < N) { C float4 load and store }` as SASS compiles it:
+    predicated (@!P, executed by every warp: yields the lane predicate for `where=`) or, for the
+    last float4 of the thread, after `@P EXIT` (a warp whose lanes all fail skips it: a branch)."""
+    if behind_exit:
+        with k.branch(cond):
+            yield None
+    else:
+        yield cond

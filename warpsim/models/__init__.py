@@ -1,25 +1,9 @@
 """The kernel ladder: one registry entry per kernels/<name>.cu, with the model that mirrors it."""
 
-import importlib
-
-from warpsim.errors import UsageError
-from warpsim.models import coalesced, naive, naive_coalesced
+from warpsim.models import (
+    blocktile1d, blocktile2d, coalesced, naive, naive_coalesced, smem, vectorized, warptile, warptile_db,
+)
 from warpsim.registry import KernelSpec
-
-
-def _not_modelled(name):
-    """The model in warpsim/models/<name>.py (function sgemm_<name>), imported when first used."""
-
-    def model(k, M, N, K, alpha, beta):
-        try:
-            module = importlib.import_module(f"warpsim.models.{name}")
-        except ModuleNotFoundError:
-            raise UsageError(f"kernel {name} has a CUDA source but no warpsim model yet; "
-                             "profile it, or analyze another kernel") from None
-        return getattr(module, f"sgemm_{name}")(k, M, N, K, alpha, beta)
-
-    return model
-
 
 _ALPHA_BETA = ("M", "N", "K", "alpha", "A", "B", "beta", "C")
 
@@ -41,32 +25,32 @@ LADDER = (
         summary="seed 000 with the mapping fixed: col from threadIdx.x (B and C coalesced)",
     ),
     KernelSpec(
-        name="smem", entry="sgemm_smem", model=_not_modelled("smem"), default_block=(32, 32),
+        name="smem", entry="sgemm_smem", model=smem.sgemm_smem, default_block=(32, 32),
         tile=lambda block: (32, 32), args=_ALPHA_BETA,
         summary="32x32 shared-memory tiles of A and B",
     ),
     KernelSpec(
-        name="blocktile1d", entry="sgemm_blocktile1d", model=_not_modelled("blocktile1d"), default_block=(512, 1),
+        name="blocktile1d", entry="sgemm_blocktile1d", model=blocktile1d.sgemm_blocktile1d, default_block=(512, 1),
         tile=lambda block: (64, 64), args=_ALPHA_BETA,
         summary="64x64 tile, BK=8, each thread a column of TM=8 results",
     ),
     KernelSpec(
-        name="blocktile2d", entry="sgemm_blocktile2d", model=_not_modelled("blocktile2d"), default_block=(256, 1),
+        name="blocktile2d", entry="sgemm_blocktile2d", model=blocktile2d.sgemm_blocktile2d, default_block=(256, 1),
         tile=lambda block: (128, 128), args=_ALPHA_BETA,
         summary="128x128 tile, BK=8, each thread an 8x8 block of results",
     ),
     KernelSpec(
-        name="vectorized", entry="sgemm_vectorized", model=_not_modelled("vectorized"), default_block=(256, 1),
+        name="vectorized", entry="sgemm_vectorized", model=vectorized.sgemm_vectorized, default_block=(256, 1),
         tile=lambda block: (128, 128), args=_ALPHA_BETA, multiple_of={"K": 4, "N": 4},
         summary="blocktile2d with float4 global loads and A transposed in shared memory",
     ),
     KernelSpec(
-        name="warptile", entry="sgemm_warptile", model=_not_modelled("warptile"), default_block=(128, 1),
+        name="warptile", entry="sgemm_warptile", model=warptile.sgemm_warptile, default_block=(128, 1),
         tile=lambda block: (128, 128), args=_ALPHA_BETA, multiple_of={"K": 4, "N": 4},
         summary="warp tiling: 128x128x16 block tile, 64x64 warp tiles, 8x4 per thread",
     ),
     KernelSpec(
-        name="warptile_db", entry="sgemm_warptile_db", model=_not_modelled("warptile_db"), default_block=(256, 1),
+        name="warptile_db", entry="sgemm_warptile_db", model=warptile_db.sgemm_warptile_db, default_block=(256, 1),
         tile=lambda block: (256, 128), args=_ALPHA_BETA, multiple_of={"K": 4, "N": 4},
         summary="warptile, double-buffered through registers, 128x256x8 block tile",
     ),

@@ -5,8 +5,7 @@ products, with float4 (16-byte) global loads of A and B, A stored transposed in 
 Per warp per K tile (docs/LADDER.md): A one LDG.E.128 of 16 rows x 32 B (16 sectors) and four
 scalar STS of 16 banks x 2 words (2 wavefronts); B one LDG.E.128 of 512 contiguous bytes and one
 STS.128 (4 wavefronts); 16 LDS.128 of As (2 wavefronts: lanes pair up) and 16 of Bs (8
-wavefronts, 4 of them conflicts). The float4 helpers here (`float4`, `lanes4`, `epilogue_guard`)
-serve warptile and warptile_db too.
+wavefronts, 4 of them conflicts).
 
 Limitations: the C epilogue's predicated/branch split is the one nvcc 13.0 emits (-O3, sm_90),
 read from the SASS, not derived: 15 float4s predicated, the last after `@P0 EXIT`.
@@ -14,11 +13,7 @@ read from the SASS, not derived: 15 float4s predicated, the last after `@P0 EXIT
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-
-import numpy as np
-
-from warpsim.symbolic import GHOST, Ghost
+from warpsim.program import epilogue_guard, float4, lanes4
 
 BM = 128
 BN = 128
@@ -26,32 +21,6 @@ BK = 8
 TM = 8
 TN = 8
 NUM_THREADS = BM * BN // (TM * TN)  # 256
-
-
-def float4(x, y, z, w):
-    """`make_float4(x, y, z, w)`: the value a width-16 store takes (last axis = 4 components).
-    While tracing, the components are the Ghost stand-in, and so is the float4."""
-    parts = (x, y, z, w)
-    if any(isinstance(p, Ghost) for p in parts):
-        return GHOST
-    return np.stack(np.broadcast_arrays(*parts), axis=-1)
-
-
-def lanes4(v):
-    """(v.x, v.y, v.z, v.w) of a width-16 load: its last axis."""
-    return [v[..., j] for j in range(4)]
-
-
-@contextmanager
-def epilogue_guard(k, cond, behind_exit: bool):
-    """An epilogue `if (row < M && col < N) { C float4 load and store }` as SASS compiles it:
-    predicated (@!P, executed by every warp: yields the lane predicate for `where=`) or, for the
-    last float4 of the thread, after `@P EXIT` (a warp whose lanes all fail skips it: a branch)."""
-    if behind_exit:
-        with k.branch(cond):
-            yield None
-    else:
-        yield cond
 
 
 def sgemm_vectorized(k, M, N, K, alpha, beta):

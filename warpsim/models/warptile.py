@@ -13,7 +13,7 @@ SASS: 31 float4s predicated, the last (wSubColIdx 3, resIdxM 7) after `@P1 EXIT`
 
 from __future__ import annotations
 
-from warpsim.models.vectorized import epilogue_guard, float4, lanes4
+from warpsim.program import epilogue_guard, float4, lanes4
 
 BM = 128
 BN = 128
