@@ -8,7 +8,6 @@ aligned, so the per-request ratios are those of one interior warp instruction (L
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -16,11 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from profiling.metrics import METRICS, SOURCE_METRICS
-from profiling.traces import TRACES_DIR, load_trace
-from warpsim.engine import analyze, execute, gemm, prepare
-from warpsim.fast import count_site
-from warpsim.trace import TraceKernel
+from warpsim.engine import analyze, execute, gemm
 
 TILES = ("smem", "blocktile1d", "blocktile2d")
 KERNELS = Path(__file__).resolve().parent.parent / "kernels"
@@ -188,67 +183,5 @@ def test_blocktile2d_edge_epilogue():
 # --- the H200's per-instruction source counters, at sizes that are multiples of no tile side ---
 
 
-def predicted_per_instruction_kind(name, M, N, K) -> dict[tuple, Counter]:
-    """(line, space, op, width, predicated) -> warpsim counters summed over those sites."""
-    spec, block, grid, _ = prepare(name, M, N, K)
-    k = TraceKernel(grid, block)
-    spec.model(k, M, N, K, 1.0, 1.0)
-    out: dict[tuple, Counter] = {}
-    for s in k.sites:
-        key = (s.line, s.space, s.op, s.width, bool(s.predicate))
-        out.setdefault(key, Counter()).update(count_site(s, k.threads))
-    return out
-
-
-EDGE_TRACES = [(name, f"{name}_M{m}_N{n}_K{kk}_b{b}") for name, b in
-               [("smem", "32x32"), ("blocktile1d", "512x1"), ("blocktile2d", "256x1")]
-               for m, n, kk in [(257, 130, 65), (1000, 1030, 999)]]
-
-
-@pytest.mark.parametrize("name,stem", EDGE_TRACES, ids=[s for _, s in EDGE_TRACES])
-def test_recorded_source_counters_per_instruction_kind(name, stem):
-    # ncu's SourceCounters (one row per SASS instruction) summed per (line, space, op, width,
-    # predicated) equal the model's sites of that kind: instructions, active lanes, L1 tag
-    # requests, sectors, ideal sectors, wavefronts and excess wavefronts. Splitting by predication
-    # pins which C accesses sit behind the EXIT/BRA (e.g. blocktile2d's last row, resIdxN 6 and 7:
-    # at N = 130 no warp of the last block column reaches them, while it executes resIdxN 0..5).
-    path = Path(TRACES_DIR) / name / f"{stem}.json"
-    if not path.exists():
-        pytest.skip(f"{path} is not recorded yet (scripts/h200_profile.sh records it)")
-    trace = load_trace(path)
-    predicted = predicted_per_instruction_kind(name, *trace.sizes)
-    measured: dict[tuple, Counter] = {}
-    for instr in trace.per_instruction:
-        key = (instr["line"], instr["space"], instr["op"], instr["width"], instr["sass"].startswith("@"))
-        counts = measured.setdefault(key, Counter())
-        for column in SOURCE_METRICS:
-            if column.space in (None, instr["space"]):
-                counts[column.counter] += instr[column.name]
-    assert sorted(measured) == sorted(predicted)  # the same kinds of instruction, none missing or extra
-    for key, counts in measured.items():
-        assert {c: predicted[key].get(c, 0) for c in counts} == dict(counts), key
-
-
-def aggregate_metric(space, op, counter) -> str:
-    """The ncu metric name (profiling.metrics, the one table) that measures this counter."""
-    return next(m.name for m in METRICS if m.predicts == (space, op, counter))
-
-
-ALL_TRACES = sorted(p for name in TILES for p in (Path(TRACES_DIR) / name).glob(f"{name}_*.json"))
-
-
-@pytest.mark.parametrize("path", ALL_TRACES or [None], ids=[p.stem for p in ALL_TRACES] or ["none"])
-def test_recorded_shared_aggregates_exact_but_for_the_surplus(path):
-    # ncu's aggregate shared wavefronts exceed the prediction at the larger sizes (e.g. smem
-    # stores +14% at 4096^3) while its per-instruction `L1 Wavefronts Shared` match exactly
-    # (test above): the surplus is in the aggregate counters only, and it is the same number in
-    # the bank-conflict counter, so wavefronts - bank conflicts (ncu's ideal) is exact everywhere.
-    if path is None:
-        pytest.skip("no H200 traces of smem/blocktile1d/blocktile2d recorded yet")
-    trace = load_trace(path)
-    a = analyze(trace.kernel, *trace.sizes, block=trace.block)
-    for op in ("load", "store"):
-        measured = {c: trace.metrics[aggregate_metric("shared", op, c)] for c in ("wavefronts", "bank_conflicts")}
-        surplus = measured["wavefronts"] - a.total("shared", op, "wavefronts")
-        assert surplus >= 0, op
-        assert measured["bank_conflicts"] - a.total("shared", op, "bank_conflicts") == surplus, op
+# (the H200's per-instruction source counters and aggregate shared surplus, for every kernel:
+# tests/test_recorded_h200.py)

@@ -6,19 +6,13 @@ every row is 32-byte aligned, so whole-launch totals divided by instructions are
 instruction numbers of LADDER.md's tables.
 """
 
-from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from profiling.metrics import SOURCE_METRICS
-from profiling.traces import TRACES_DIR, load_trace
-from warpsim.engine import analyze, execute, gemm, prepare
-from warpsim.fast import count_site
-from warpsim.trace import TraceKernel
+from warpsim.engine import analyze, execute, gemm
 
 KERNELS = ["vectorized", "warptile", "warptile_db"]
 
@@ -183,39 +177,4 @@ def test_warptile_db_last_tile_has_no_loop_copies():
 
 # --- the H200, per source line, at edge sizes --------------------------------------------------
 
-def predicted_per_line(name, M, N, K) -> dict[tuple, Counter]:
-    """(line, space, op) -> warpsim counters summed over that line's sites."""
-    spec, block, grid, _ = prepare(name, M, N, K)
-    k = TraceKernel(grid, block)
-    spec.model(k, M, N, K, 1.0, 1.0)
-    out: dict[tuple, Counter] = {}
-    for site in k.sites:
-        out.setdefault((site.line, site.space, site.op), Counter()).update(count_site(site, k.threads))
-    return out
-
-
-EDGE_TRACES = [(name, f"{name}_M{m}_N{n}_K{kk}_b{b}") for name, b in
-               [("vectorized", "256x1"), ("warptile", "128x1"), ("warptile_db", "256x1")]
-               for m, n, kk in [(257, 260, 68), (1000, 1028, 996)]]
-
-
-@pytest.mark.parametrize("name,stem", EDGE_TRACES, ids=[s for _, s in EDGE_TRACES])
-def test_recorded_source_counters_per_line(name, stem):
-    # ncu's SourceCounters (per SASS instruction), summed per source line, equal the model's sites
-    # of that line: instructions (predicated vs behind a branch/EXIT), active lanes, L1 tag
-    # requests, sectors, ideal sectors, wavefronts and excess wavefronts, at sizes that are
-    # multiples of no tile side
-    path = Path(TRACES_DIR) / name / f"{stem}.json"
-    if not path.exists():
-        pytest.skip(f"{path} is not recorded yet (scripts/h200_profile.sh records it)")
-    trace = load_trace(path)
-    predicted = predicted_per_line(name, *trace.sizes)
-    measured: dict[tuple, Counter] = {}
-    for instr in trace.per_instruction:
-        line = measured.setdefault((instr["line"], instr["space"], instr["op"]), Counter())
-        for column in SOURCE_METRICS:
-            if column.space in (None, instr["space"]):
-                line[column.counter] += instr[column.name]
-    assert sorted(measured) == sorted(predicted)  # the same memory lines, nothing missing or extra
-    for key, counts in measured.items():
-        assert {c: predicted[key].get(c, 0) for c in counts} == dict(counts), key
+# (the H200's per-instruction source counters, for every kernel: tests/test_recorded_h200.py)
