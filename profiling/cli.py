@@ -3,6 +3,7 @@
     profile run KERNEL --M M [--N N] [--K K] [--block BXxBY] [--force] [--timeout S] [--keep-report DIR]
     profile compare [PATHS...] [--strict] [--format table|csv|json]
     profile bench [KERNEL[:BXxBY]...] [--M 4096] [--N N] [--K K] [--reps 20] [--force]
+    profile plot --out FILE.png [--traces-dir DIR] [--bench FILE]
 
 Thin: each command turns its arguments into options and calls one module. A UsageError is
 printed as `error: <message>` on stderr with exit status 2; `compare --strict` exits 1 when a
@@ -125,6 +126,28 @@ def bench(
         path = bench_mod.write(payload, options)
     Console().print(report.bench_table(table, title=f"M={M} N={N} K={K}, median of {reps} launches"))
     typer.echo(f"wrote {path}")
+
+
+@app.command()
+def plot(
+    out: Path = typer.Option(..., "--out", help="PNG to write (one file, two panels side by side)"),
+    traces_dir: Path = typer.Option(TRACES_DIR, "--traces-dir", help="traces to compare (all under it)"),
+    bench: Optional[Path] = typer.Option(None, "--bench", help="bench table (default: "
+                                         "<traces-dir>/bench/bench_M4096_N4096_K4096.json)"),
+):
+    """One PNG, two panels: predicted vs measured for every trace (left), the H200 roofline
+    with each benched kernel at its measured GFLOP/s and FLOP per DRAM byte (right)."""
+    with user_errors():
+        from profiling import plot as plot_mod
+        from warpsim.gpus import get_gpu
+
+        traces = [load_trace(path) for path in find_trace_files(None, traces_dir)]
+        options = plot_mod.PlotOptions(traces_dir, bench, out, get_gpu("h200"))
+        result = plot_mod.plot(options, traces, current_sha256({t.kernel for t in traces}))
+    for line in result.skipped:
+        typer.echo(f"warning: left off the roofline: {line}", err=True)
+    typer.echo(f"wrote {result.out}: {result.exact}/{result.claimed} exact over {result.traces} traces, "
+               f"{len(result.points)} kernels on the {options.gpu.label} roofline")
 
 
 def main() -> None:
