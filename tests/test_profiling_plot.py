@@ -59,9 +59,13 @@ def test_naive_point_is_measured_gflops_over_measured_dram_bytes():
         bench, lambda kernel, block: trace if (kernel, block) == ("naive", (32, 32)) else None)
     (naive,) = points
     assert naive.label == "naive"
-    assert naive.dram_bytes == 8_519_294_720 + 74_961_664  # ncu: dram__bytes_read.sum + dram__bytes_write.sum
-    assert naive.flop_per_byte == pytest.approx(FLOPS_4096 / 8_594_256_384)  # = 15.99 FLOP/B, right of the 13.96 ridge
-    assert naive.gflops == pytest.approx(497.84, abs=0.01)  # 2*4096^3 FLOP / 276.07 ms
+    # DRAM traffic varies from run to run, so the figures are read off the committed files
+    dram = trace.metrics["dram__bytes_read.sum"] + trace.metrics["dram__bytes_write.sum"]  # ~8.6 GB at 4096^3
+    assert naive.dram_bytes == dram
+    assert naive.flop_per_byte == FLOPS_4096 / dram  # ~16 FLOP/B, right of the H200's 13.96 ridge
+    row = next(r for r in json.loads(BENCH.read_text())["rows"] if r["kernel"] == "naive")
+    assert naive.gflops == row["gflops"]  # ~498 GFLOP/s: 2*4096^3 FLOP / ~276 ms
+    assert naive.pct_of_cublas == row["pct_of_cublas"]
     assert len(skipped) == len(bench.rows) - 1  # the others had no trace here
     assert all("no trace at 4096x4096x4096" in s for s in skipped)
 
