@@ -6,12 +6,14 @@
     launch    CuPy: load the cubin, random inputs, one launch, float64 check (the only CuPy import)
     ncu       the one place that runs ncu, and the version probes
     parse     ncu raw-page CSV or .ncu-rep -> DataFrame (pure)
+    source    ncu's per-instruction source page -> .cu lines -> per-array rows (pure)
     traces    trace JSON files under traces/, written atomically
     record    `profile run`: profile one launch and write its trace
     compare   traces beside warpsim.engine.analyze (pure)
     bench     CUDA-event timings beside cuBLAS SGEMM
     report    rich tables, CSV and JSON
-    cli       `profile run | compare | bench`
+    plot      `profile plot`: predicted vs measured beside the H200 roofline, one PNG
+    cli       `profile run | compare | bench | plot`
 
 Importing the package needs neither CuPy nor a GPU nor ncu; using the GPU parts without them
 is a one-line UsageError.

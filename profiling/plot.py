@@ -221,9 +221,9 @@ def draw_figure(frame: pd.DataFrame, points: list[KernelPoint], cublas_gflops: f
                 sizes: tuple[int, int, int], out: Path) -> Path:
     """Write the two-panel PNG `out` atomically: `frame` predicted vs measured (left), `points`
     on `gpu`'s roofline (right). Raises UsageError when matplotlib is missing or `frame` is empty."""
-    from warpsim.draw import _matplotlib, _save, plot_predicted_vs_measured  # one install hint, one atomic writer
+    from warpsim.draw import matplotlib_canvas, save_png, plot_predicted_vs_measured
 
-    Figure, Canvas = _matplotlib()
+    Figure, Canvas = matplotlib_canvas()
     from matplotlib.image import imread
 
     with tempfile.TemporaryDirectory(prefix="warpsim-plot-") as tmp:
@@ -236,7 +236,7 @@ def draw_figure(frame: pd.DataFrame, points: list[KernelPoint], cublas_gflops: f
     rect = ((left_w + margins[0]) / width, margins[1] / height,
             (ROOF_W - margins[0] - margins[3]) / width, (ROOF_H - margins[1] - margins[2]) / height)
     _draw_roofline(fig, rect, gpu, points, cublas_gflops, sizes)
-    return _save(fig, Canvas, out)
+    return save_png(fig, Canvas, out)
 
 
 def plot(options: PlotOptions, traces: Iterable[Trace], current_sha256: Mapping[str, str],

@@ -32,7 +32,7 @@ WASTED = "#d62728"  # bytes fetched in a sector that no lane uses
 INACTIVE = "#bdbdbd"  # lanes predicated off
 
 
-def _matplotlib():
+def matplotlib_canvas():
     """(Figure, FigureCanvasAgg), or a UsageError saying how to install matplotlib."""
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -42,7 +42,7 @@ def _matplotlib():
     return Figure, FigureCanvasAgg
 
 
-def _save(fig, canvas_cls, out: Path) -> Path:
+def save_png(fig, canvas_cls, out: Path) -> Path:
     """Write `fig` as a PNG at `out` atomically (temp file in the same folder, then os.replace)."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -51,6 +51,9 @@ def _save(fig, canvas_cls, out: Path) -> Path:
     try:
         with os.fdopen(fd, "wb") as f:
             fig.savefig(f, format="png")
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a picture is for everyone to read
         os.replace(tmp, out)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -126,7 +129,7 @@ def draw_request(addresses: np.ndarray, mask: np.ndarray, width: int, title: str
     """
     addresses, mask = _check_request(addresses, mask, width)
     counts = request_counts(addresses, mask, width)
-    Figure, Canvas = _matplotlib()
+    Figure, Canvas = matplotlib_canvas()
     from matplotlib.patches import Patch
 
     lanes = np.flatnonzero(mask)
@@ -195,7 +198,7 @@ def draw_request(addresses: np.ndarray, mask: np.ndarray, width: int, title: str
         frameon=False,
     )
     fig.tight_layout(rect=(0, 0.35 / height, 1, 1))  # keep the bottom 0.35 in for the legend
-    _save(fig, Canvas, out)
+    save_png(fig, Canvas, out)
     return counts
 
 
@@ -223,7 +226,7 @@ def plot_predicted_vs_measured(df, out: Path) -> Path:
         raise UsageError(f"predicted-vs-measured table lacks columns {missing}; it needs {list(COMPARE_COLUMNS)}")
     if len(df) == 0:
         raise UsageError("no predicted/measured pairs to plot: run `profile compare` on some traces first")
-    Figure, Canvas = _matplotlib()
+    Figure, Canvas = matplotlib_canvas()
 
     pred = df["predicted"].to_numpy(dtype=float)
     meas = df["measured"].to_numpy(dtype=float)
@@ -233,7 +236,7 @@ def plot_predicted_vs_measured(df, out: Path) -> Path:
     top = max(float(np.nanmax(np.concatenate([pred, meas]))), 1.0) * 2
     ax.plot([0, top], [0, top], color="#888888", lw=1, ls="--", label="predicted = measured")
 
-    palette = ["#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"]
+    palette = ["#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f", "#ff7f0e"]
     for i, kernel in enumerate(sorted(df["kernel"].astype(str).unique())):
         sel = (df["kernel"].astype(str) == kernel).to_numpy()
         color = palette[i % len(palette)]
@@ -263,7 +266,7 @@ def plot_predicted_vs_measured(df, out: Path) -> Path:
     handles, _ = ax.get_legend_handles_labels()
     ax.legend(handles=handles + key, fontsize=7, loc="upper left")
     fig.tight_layout()
-    return _save(fig, Canvas, out)
+    return save_png(fig, Canvas, out)
 
 
 # --- roofline --------------------------------------------------------------------------------
@@ -289,7 +292,7 @@ def plot_roofline(gpu: GPU, points: Iterable, out: Path) -> Path:
     for p in pts:
         if not (p.flop_per_byte > 0 and p.achieved_gflops > 0):
             raise UsageError(f"roofline point {p.label!r}: intensity and GFLOP/s must be > 0, got {p}")
-    Figure, Canvas = _matplotlib()
+    Figure, Canvas = matplotlib_canvas()
 
     peak = gpu.peak_tflops * 1e3  # GFLOP/s
     ridge = gpu.ridge_flop_per_byte
@@ -318,4 +321,4 @@ def plot_roofline(gpu: GPU, points: Iterable, out: Path) -> Path:
     ax.grid(True, which="both", lw=0.3)
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
-    return _save(fig, Canvas, out)
+    return save_png(fig, Canvas, out)
