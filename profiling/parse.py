@@ -151,8 +151,8 @@ def read_ncu_rep(path: Path | str, module=None) -> pd.DataFrame:
     """Read an `.ncu-rep` with NVIDIA's ncu_report (`module` is for tests; None finds the real one).
 
     The real module is run in a child interpreter: on the H200 machine (Python 3.12, ncu 2025.3.1)
-    its native reader crashed the interpreter with a segmentation fault, which must not take the
-    caller (or a half-written trace) down with it."""
+    its IMetric.unit() crashed the interpreter with a segmentation fault (no longer called), and a
+    native crash must not take the caller (or a half-written trace) down with it."""
     path = Path(path)
     if not path.is_file():
         raise UsageError(f"{path} not found")
@@ -205,8 +205,9 @@ def _read_ncu_rep_here(path: Path | str, module=None) -> pd.DataFrame:
         for name in NAMES:
             metric = action.metric_by_name(name)
             record[name] = None if metric is None else _metric_value(metric)
-            if metric is not None and hasattr(metric, "unit"):
-                units[name] = metric.unit()
+            # IMetric.unit() is not called: in ncu 2025.3.1 on the H200 it crashed Python with a
+            # segmentation fault (ncu_report.py line 2206, seen with -X faulthandler); the raw-page
+            # CSV carries the units.
         records.append(record)
     rows = pd.DataFrame(records, columns=["kernel", *NAMES])
     if not rows.empty and rows[list(NAMES)].isna().all().all():
