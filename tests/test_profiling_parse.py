@@ -184,7 +184,7 @@ def test_ncu_rep_reader_with_stand_in(tmp_path):
     assert len(frame) == 1 and frame.iloc[0]["kernel"] == "matmul_naive"
     assert frame.iloc[0][NAMES[0]] == 1000
     assert frame.iloc[0]["gpu__time_duration.sum"] == 4352
-    assert frame.attrs["units"]["gpu__time_duration.sum"] == "nsecond"
+    assert frame.attrs["units"]["gpu__time_duration.sum"] == ""  # unit() is never called (it segfaulted on the H200)
 
 
 def test_ncu_rep_missing_metric_is_nan(tmp_path):
