@@ -136,8 +136,13 @@ def export_csv(ncu: str, report: Path, timeout_s: float = 120) -> str:
 
 
 def _read(ncu: str, report: Path, workdir: Path) -> pd.DataFrame:
-    # ncu's own CSV export, not ncu_report: NVIDIA's native reader crashed Python on the H200
-    # (see parse.read_ncu_rep); ncu is at hand whenever a report has just been made.
+    """NVIDIA's ncu_report first (in a child interpreter: see parse.read_ncu_rep), else ncu's own
+    CSV export of the raw page; both gave the same numbers for the H200 fixture."""
+    if parse.ncu_report_module() is not None:
+        try:
+            return parse.read_ncu_rep(report)
+        except UsageError:
+            pass  # the CSV below says what is wrong with the report, if anything
     csv_path = workdir / "report.csv"
     csv_path.write_text(export_csv(ncu, report))
     return parse.read_csv(csv_path)
