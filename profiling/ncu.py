@@ -123,16 +123,21 @@ def check_output(problem: Problem, returncode: int, out: str) -> None:
         raise UsageError(f"ncu failed on {problem} (exit {returncode}): {_last_error(out)}")
 
 
+def _export(ncu: str, report: Path, page: list[str], what: str, timeout_s: float) -> str:
+    """`ncu -i REPORT <page options>`: one page of a saved report as CSV text."""
+    try:
+        done = subprocess.run([ncu, "-i", str(report), *page], capture_output=True, text=True, timeout=timeout_s)
+    except subprocess.TimeoutExpired as e:
+        raise UsageError(f"ncu did not finish in {timeout_s:g} s (reading {report.name}'s {what})") from e
+    if done.returncode != 0:
+        raise UsageError(f"ncu could not read {report.name}'s {what} (exit {done.returncode}): "
+                         f"{_last_error(done.stdout + done.stderr)}")
+    return done.stdout
+
+
 def export_csv(ncu: str, report: Path, timeout_s: float = 120) -> str:
     """The raw page of a saved report as CSV text, one row per launch."""
-    cmd = [ncu, "-i", str(report), "--csv", "--page", "raw", "--print-units", "base"]
-    try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s)
-    except subprocess.TimeoutExpired as e:
-        raise UsageError(f"ncu did not finish in {timeout_s:g} s (reading {report.name})") from e
-    if done.returncode != 0:
-        raise UsageError(f"ncu could not read {report.name} (exit {done.returncode}): {_last_error(done.stdout + done.stderr)}")
-    return done.stdout
+    return _export(ncu, report, ["--csv", "--page", "raw", "--print-units", "base"], "raw page", timeout_s)
 
 
 def _read(ncu: str, report: Path, workdir: Path) -> pd.DataFrame:
@@ -180,15 +185,7 @@ def source_command(ncu: str, problem: Problem, export_base: Path) -> list[str]:
 
 def export_source_csv(ncu: str, report: Path, timeout_s: float = 120) -> str:
     """The source page of a saved report, one row per SASS instruction."""
-    cmd = [ncu, "-i", str(report), "--page", "source", "--csv", "--print-source", "sass"]
-    try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s)
-    except subprocess.TimeoutExpired as e:
-        raise UsageError(f"ncu did not finish in {timeout_s:g} s (reading {report.name}'s source page)") from e
-    if done.returncode != 0:
-        raise UsageError(f"ncu could not print {report.name}'s source page (exit {done.returncode}): "
-                         f"{_last_error(done.stdout + done.stderr)}")
-    return done.stdout
+    return _export(ncu, report, ["--page", "source", "--csv", "--print-source", "sass"], "source page", timeout_s)
 
 
 def profile_source(problem: Problem, options: NcuOptions = NcuOptions()) -> tuple[str, list]:
