@@ -87,7 +87,7 @@ def shared_table(a: Analysis) -> Table | None:
     if not rows:
         return None
     t = Table(title="shared memory, whole launch")
-    for col in ("array", "op", "width B", "instructions", "wavefronts", "wavefronts/instr", "bank conflicts"):
+    for col in ("array", "op", "width B", "instructions", "wavefronts", "wavefronts/req", "bank conflicts"):
         t.add_column(col, justify="left" if col in ("array", "op") else "right")
     for r in rows:
         t.add_row(r.array, r.op, str(r.width), _n(r.instructions), _n(r.wavefronts),
