@@ -124,7 +124,6 @@ def draw(
     K: Optional[str] = typer.Option(None, "--K"),
     array: str = typer.Option("A", "--array", help="A, B or C"),
     op: str = typer.Option("load", "--op", help="load or store"),
-    space: str = typer.Option("global", "--space", help="global or shared"),
     warp: int = typer.Option(0, "--warp", help="warp within the block"),
     iteration: int = typer.Option(0, "--iteration", help="iteration of the innermost runtime loop"),
     block_x: int = typer.Option(0, "--block-x", help="blockIdx.x"),
@@ -133,14 +132,17 @@ def draw(
     block: Optional[str] = typer.Option(None, "--block"),
     out_file: str = typer.Option(..., "--out", help="PNG file to write"),
 ) -> None:
-    """Draw one warp instruction: lanes against the 32-byte sectors they touch."""
+    """Draw one global-memory warp instruction: lanes against the 32-byte sectors they touch.
+
+    (Shared-memory instructions are counted by `analyze`, in wavefronts and bank conflicts; a
+    sector picture would not describe them, so they are not drawn.)"""
     from pathlib import Path
 
     from warpsim.draw import draw_request
     from warpsim.request import one_request
 
     m, n, k = sizes(M, N, K)
-    r = one_request(kernel, m, n, k, parse_block(block), array=array, op=op, space=space, warp=warp,
+    r = one_request(kernel, m, n, k, parse_block(block), array=array, op=op, space="global", warp=warp,
                     iteration=iteration, block_idx=(block_x, block_y), site=site)
     title = f"{kernel} {array} {op} (line {r.line}), M={m} N={n} K={k}, {r.where}"
     counts = draw_request(r.addresses, r.mask, r.width, title, Path(out_file))
