@@ -105,3 +105,5 @@ SOURCE_METRICS: tuple[SourceColumn, ...] = (
     SourceColumn("L1 Wavefronts Shared Excessive", "bank_conflicts", "shared", True),
 )
 SOURCE_COLUMNS: tuple[str, ...] = tuple(c.name for c in SOURCE_METRICS)
+#: The source page's columns that say which instruction a row is (not counters).
+SOURCE_KEYS: tuple[str, ...] = ("Address", "Source", "Address Space", "Access Operation", "Access Size")

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from profiling.metrics import SOURCE_COLUMNS
+from profiling.metrics import SOURCE_COLUMNS, SOURCE_KEYS
 from warpsim.errors import UsageError
 
 _SPACE = {"Global": "global", "Shared": "shared", "Local": "local", "Generic": "generic"}
@@ -49,7 +49,7 @@ def read_source_csv(text: str, origin: str = "source CSV") -> pd.DataFrame:
         raise UsageError(f"{origin} is not ncu's source page (`--page source --csv --print-source sass`)")
     rows = list(csv.reader(io.StringIO("\n".join(lines))))
     header, body = rows[0], [r for r in rows[1:] if len(r) == len(rows[0])]
-    need = ["Address", "Source", "Address Space", "Access Operation", "Access Size", "Instructions Executed"]
+    need = [*SOURCE_KEYS, SOURCE_COLUMNS[0]]  # the executed count is there for every kernel
     missing = [c for c in need if c not in header]
     if missing:
         raise UsageError(f"{origin} lacks the column {missing[0]!r}: was it collected with --section SourceCounters?")

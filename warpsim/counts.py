@@ -52,7 +52,7 @@ class Row:
             setattr(self, name, getattr(self, name) + int(value))
 
     def as_dict(self) -> dict:
-        return {k: (int(v) if isinstance(v, (int,)) or hasattr(v, "__index__") else v) for k, v in asdict(self).items()}
+        return asdict(self)  # counters are plain ints: `add` converts
 
 
 @dataclass
