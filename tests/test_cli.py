@@ -72,3 +72,12 @@ def test_overflowing_sizes_still_analyze_with_a_warning():
     a = next(r for r in doc["rows"] if r["array"] == "A")
     # 50000 rows -> 1563 row blocks; 1 column block of 32 warps, K=50000 loads each
     assert a["requests"] == 32 * 50000 * 1563
+
+
+def test_by_line_names_the_source_line():
+    p = warpsim("analyze", "naive", "--M", "64", "--by-line", "--format", "json")
+    rows = json.loads(p.stdout)["rows"]
+    assert [(r["line"], r["array"], r["op"]) for r in rows] == [
+        (13, "A", "load"), (14, "B", "load"), (16, "C", "load"), (16, "C", "store")]  # kernels/naive.cu
+    table = warpsim("analyze", "smem", "--M", "64", "--by-line").stdout
+    assert "As[ty * BLOCKSIZE + tx] =" in table  # the CUDA line itself, brackets and all

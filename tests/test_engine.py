@@ -61,3 +61,14 @@ def test_every_lane_access_is_counted_once():
     assert a.row("global", "A", "load").active_lanes == 70 * 50 * 30
     assert a.row("global", "B", "load").active_lanes == 70 * 50 * 30
     assert a.row("global", "C", "store").active_lanes == 70 * 50
+
+
+@pytest.mark.parametrize("name", list(kernels()))
+def test_by_line_rows_add_up_to_the_arrays(name):
+    M, N, K = fit(name, 130, 65, 9)
+    whole, lines = analyze(name, M, N, K), analyze(name, M, N, K, by_line=True)
+    for r in whole.rows:
+        parts = [x for x in lines.rows if (x.space, x.array, x.op) == (r.space, r.array, r.op)]
+        for counter in ("instructions", "requests", "sectors", "wavefronts", "bank_conflicts", "active_lanes"):
+            assert sum(getattr(x, counter) for x in parts) == getattr(r, counter), (r.key, counter)
+    assert [x.line for x in lines.rows] == sorted(x.line for x in lines.rows)

@@ -64,17 +64,21 @@ def analyze(
     K: Optional[str] = typer.Option(None, "--K", help="columns of A, rows of B (default M)"),
     block: Optional[str] = typer.Option(None, "--block", help="block shape BXxBY, e.g. 16x16"),
     fmt: Format = typer.Option(Format.table, "--format", help="table, json or csv"),
+    by_line: bool = typer.Option(False, "--by-line", help="one row per .cu source line (as ncu's source view)"),
 ) -> None:
     """Count requests, sectors and wavefronts of every memory instruction of one launch."""
     from warpsim.engine import analyze as run_analysis
-    from warpsim.report import global_table, shared_table, to_csv, to_json, worst_access
+    from warpsim.registry import get_kernel
+    from warpsim.report import global_table, lines_table, shared_table, to_csv, to_json, worst_access
 
-    a = run_analysis(kernel, *sizes(M, N, K), parse_block(block))
+    a = run_analysis(kernel, *sizes(M, N, K), parse_block(block), by_line=by_line)
     warn(a.warnings)
     if fmt is Format.json:
         print(to_json(a))
     elif fmt is Format.csv:
         print(to_csv(a), end="")
+    elif by_line:
+        out.print(lines_table(a, get_kernel(kernel).cu_path.read_text().splitlines()))
     else:
         out.print(global_table(a))
         shared = shared_table(a)

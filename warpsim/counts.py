@@ -37,6 +37,7 @@ class Row:
     bytes_requested: int = 0
     wavefronts: int = 0
     bank_conflicts: int = 0
+    line: int | None = None  # the .cu source line, when counted line by line (`analyze(by_line=True)`)
 
     @property
     def ideal_wavefronts(self) -> int:
@@ -44,15 +45,18 @@ class Row:
         return self.wavefronts - self.bank_conflicts
 
     @property
-    def key(self) -> tuple[str, str, str]:
-        return (self.space, self.array, self.op)
+    def key(self) -> tuple:
+        return (self.space, self.array, self.op) if self.line is None else (self.line, self.space, self.array, self.op)
 
     def add(self, **counts: int) -> None:
         for name, value in counts.items():
             setattr(self, name, getattr(self, name) + int(value))
 
     def as_dict(self) -> dict:
-        return asdict(self)  # counters are plain ints: `add` converts
+        d = asdict(self)  # counters are plain ints: `add` converts
+        if self.line is None:
+            del d["line"]
+        return d
 
 
 @dataclass
@@ -68,7 +72,7 @@ class Analysis:
 
     def row(self, space: str, array: str, op: str) -> Row:
         for r in self.rows:
-            if r.key == (space, array, op):
+            if (r.space, r.array, r.op) == (space, array, op) and r.line is None:
                 return r
         raise KeyError((space, array, op))
 

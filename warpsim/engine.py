@@ -49,18 +49,21 @@ def _sorted_rows(rows) -> list[Row]:
     return sorted(rows, key=lambda r: (ROW_ORDER.get((r.space, r.array), 9), r.array, r.op != "load"))
 
 
-def analyze(kernel: str, M, N, K, block=None) -> Analysis:
-    """Exact counts for the whole launch, without enumerating it (see warpsim.fast)."""
+def analyze(kernel: str, M, N, K, block=None, by_line: bool = False) -> Analysis:
+    """Exact counts for the whole launch, without enumerating it (see warpsim.fast): one row per
+    (space, array, op), or with `by_line` one per .cu source line and (space, array, op)."""
     spec, block, grid, warnings = prepare(kernel, M, N, K, block)
     k = TraceKernel(grid, block)
     spec.model(k, M, N, K, 1.0, 1.0)
     rows: dict[tuple, Row] = {}
     for site in k.sites:
-        key = (site.space, site.array, site.op)
-        row = rows.setdefault(key, Row(site.space, site.array, site.op, site.width))
+        line = site.line if by_line else None
+        row = Row(site.space, site.array, site.op, site.width, line=line)
+        row = rows.setdefault(row.key, row)
         row.width = max(row.width, site.width)
         row.add(**count_site(site, k.threads))
-    return Analysis(spec.name, M, N, K, block, grid, _sorted_rows(rows.values()), warnings)
+    ordered = sorted(rows.values(), key=lambda r: r.line) if by_line else _sorted_rows(rows.values())
+    return Analysis(spec.name, M, N, K, block, grid, ordered, warnings)
 
 
 def _blocks(grid: tuple[int, int]) -> np.ndarray:

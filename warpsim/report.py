@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from rich.table import Table
+from rich.text import Text
 
 from warpsim.coalescer import SECTOR
 from warpsim.counts import Analysis, Row
@@ -22,6 +23,8 @@ def _ratio(a: int, b: int) -> float:
 def row_dict(r: Row) -> dict:
     keys = JSON_KEYS if r.space == "global" else SHARED_KEYS
     d = {k: getattr(r, k) for k in keys}
+    if r.line is not None:
+        d["line"] = r.line
     if r.space == "global":
         d["bytes_moved"] = r.sectors * SECTOR
     return d
@@ -92,4 +95,23 @@ def shared_table(a: Analysis) -> Table | None:
     for r in rows:
         t.add_row(r.array, r.op, str(r.width), _n(r.instructions), _n(r.wavefronts),
                   f"{_ratio(r.wavefronts, r.requests):.2f}", _n(r.bank_conflicts))
+    return t
+
+
+def lines_table(a: Analysis, source: list[str]) -> Table:
+    """Per .cu line: what each memory instruction there costs over the whole launch."""
+    t = Table(title=f"{a.kernel}  M={a.M} N={a.N} K={a.K}: memory instructions by source line "
+                    f"(kernels/{a.kernel}.cu)")
+    for col in ("line", "source", "space", "array", "op", "B", "instructions", "requests",
+                "sectors/req", "ideal/req", "wavefronts/req", "conflicts"):
+        t.add_column(col, justify="left" if col in ("source", "space", "array", "op") else "right",
+                     overflow="fold" if col == "source" else "ellipsis")
+    for r in a.rows:
+        text = source[r.line - 1].strip() if 0 < r.line <= len(source) else ""
+        glob = r.space == "global"
+        t.add_row(str(r.line), Text(text), r.space, r.array, r.op, str(r.width), _n(r.instructions), _n(r.requests),
+                  f"{_ratio(r.sectors, r.requests):.2f}" if glob else "",
+                  f"{_ratio(r.ideal_sectors, r.requests):.2f}" if glob else "",
+                  "" if glob else f"{_ratio(r.wavefronts, r.requests):.2f}",
+                  "" if glob else _n(r.bank_conflicts))
     return t
