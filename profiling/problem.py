@@ -36,15 +36,14 @@ class Problem:
     @classmethod
     def resolve(cls, kernel: str, M: int, N: int | None = None, K: int | None = None,
                 block: tuple[int, int] | None = None) -> "Problem":
-        """Check everything about a launch that can be checked without a GPU; N and K default to M."""
-        spec = registry.get_kernel(kernel)
+        """Check everything about a launch that can be checked without a GPU; N and K default to M.
+        The checks are warpsim's own (`warpsim.engine.prepare`), so both CLIs refuse alike."""
+        from warpsim.engine import prepare
+
         N = M if N is None else N
         K = M if K is None else K
-        for dim, value in (("M", M), ("N", N), ("K", K)):
-            if value < 1:
-                raise UsageError(f"{dim}={value}: matrix sizes must be at least 1")
-        spec.check_sizes(M, N, K)
-        return cls(kernel, M, N, K, tuple(spec.check_block(block)))
+        _, block, _, _ = prepare(kernel, M, N, K, block)
+        return cls(kernel, M, N, K, tuple(block))
 
     @property
     def spec(self):

@@ -43,7 +43,7 @@ def one_error_line(result, needle: str) -> None:
         (["run", "nosuch", "--M", 64], "unknown kernel 'nosuch'"),
         (["run", "naive", "--M", 64, "--block", "16x16"], "compiled for block 32x32 only"),
         (["run", "naive_coalesced", "--M", 64, "--block", "32"], "is not BXxBY"),
-        (["run", "naive_coalesced", "--M", 0], "M=0: matrix sizes must be at least 1"),
+        (["run", "naive_coalesced", "--M", 0], "M must be at least 1, got 0"),
         (["bench", "naive", "--M", 64, "--reps", 5], "take at least 10 timed launches"),
         (["bench", "nosuch", "--M", 64], "unknown kernel 'nosuch'"),
         (["compare", "--format", "xml"], "--format 'xml': use one of table, csv, json"),
