@@ -35,8 +35,8 @@ def main() -> None:
     ap.add_argument("--bench", default=str(REPO / "traces/bench/bench_M4096_N4096_K4096.json"))
     bench = json.loads(Path(ap.parse_args().bench).read_text())
     M, N, K = bench["meta"]["M"], bench["meta"]["N"], bench["meta"]["K"]
-    print(f"| kernel | block | A sectors/req | B sectors/req | C store sectors/req | shared wavefronts/instr "
-          f"| time (ms) | GFLOP/s | % of cuBLAS |")
+    print("| kernel | block | A sectors/req | B sectors/req | C store sectors/req | shared wavefronts/instr "
+          "| time (ms) | GFLOP/s | % of cuBLAS |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for row in bench["rows"]:
         if row["kernel"] == "cublas_sgemm":

@@ -95,7 +95,7 @@ def bench(kernels: list[str], M: int, N: int, K: int, options: BenchOptions = Be
     rows = []
     sets = _sets_for(problems[0], l2_bytes, options)
     ops = launch.make_operands(problems[0], options.seed, sets)  # cuBLAS overwrites C, poisoned or not
-    cublas_ms = _median_ms(cp, lambda i: cp.matmul(ops.A[i], ops.B[i], out=ops.C[i]), sets, options)
+    cublas_ms = _median_ms(cp, lambda i, ops=ops: cp.matmul(ops.A[i], ops.B[i], out=ops.C[i]), sets, options)
     rows.append({"kernel": CUBLAS, "entry": "cupy.matmul", "kernel_sha256": "", "block": "", "grid": "",
                  "input_sets": sets, "time_ms": cublas_ms})
     del ops
@@ -108,7 +108,7 @@ def bench(kernels: list[str], M: int, N: int, K: int, options: BenchOptions = Be
         del once
         sets = _sets_for(problem, l2_bytes, options)
         ops = launch.make_operands(problem, options.seed, sets)
-        ms = _median_ms(cp, lambda i: launch.launch(function, problem, ops, i), sets, options)
+        ms = _median_ms(cp, lambda i, ops=ops: launch.launch(function, problem, ops, i), sets, options)
         rows.append({"kernel": problem.kernel, "entry": problem.spec.entry,
                      "kernel_sha256": source_sha256(problem.spec.cu_path), "block": problem.block_text,
                      "grid": "x".join(map(str, problem.grid)), "input_sets": sets, "time_ms": ms})

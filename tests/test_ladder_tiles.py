@@ -8,36 +8,17 @@ aligned, so the per-request ratios are those of one interior warp instruction (L
 
 from __future__ import annotations
 
-from pathlib import Path
 
 
 from warpsim.engine import analyze
-
-TILES = ("smem", "blocktile1d", "blocktile2d")
-KERNELS = Path(__file__).resolve().parent.parent / "kernels"
-
-
-def assert_same(fast, brute):
-    assert [r.key for r in fast.rows] == [r.key for r in brute.rows]
-    for f, b in zip(fast.rows, brute.rows):
-        assert f.as_dict() == b.as_dict(), f.key
-
 
 def per_request(a, space, array, op, counter):
     r = a.row(space, array, op)
     return getattr(r, counter) / r.requests
 
 
-# --- the model computes C = alpha*A@B + beta*C ------------------------------------------------
-
-
-# (the model computes the GEMM, and fast == brute force, for every kernel: tests/test_engine.py)
-
-
-# --- the model's instructions are the compiler's ---------------------------------------------
-
-
-# (sites == SASS for every kernel: tests/test_models_match_sass.py)
+# (for every kernel: the model computes the GEMM and fast == brute force in tests/test_engine.py;
+# sites == SASS in tests/test_models_match_sass.py; the H200's counters in tests/test_recorded_h200.py)
 
 
 # --- docs/LADDER.md at 1024^3, per warp instruction ------------------------------------------
@@ -157,9 +138,3 @@ def test_blocktile2d_edge_epilogue():
     assert C.requests == 8
     assert C.sectors == 8 * 16
 
-
-# --- the H200's per-instruction source counters, at sizes that are multiples of no tile side ---
-
-
-# (the H200's per-instruction source counters and aggregate shared surplus, for every kernel:
-# tests/test_recorded_h200.py)

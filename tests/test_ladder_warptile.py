@@ -11,18 +11,8 @@ import pytest
 
 from warpsim.engine import analyze
 
-KERNELS = ["vectorized", "warptile", "warptile_db"]
-
-
-def assert_same(fast, brute):
-    assert [r.key for r in fast.rows] == [r.key for r in brute.rows]
-    for f, b in zip(fast.rows, brute.rows):
-        assert f.as_dict() == b.as_dict(), f.key
-
-
-# --- the model is the kernel --------------------------------------------------------------------
-
-# (the model computes the GEMM, and fast == brute force, for every kernel: tests/test_engine.py)
+# (for every kernel: the model computes the GEMM and fast == brute force in tests/test_engine.py;
+# sites == SASS in tests/test_models_match_sass.py; the H200's counters in tests/test_recorded_h200.py)
 
 
 def per_instruction(a, space, array, op, counter):
@@ -151,7 +141,3 @@ def test_warptile_db_last_tile_has_no_loop_copies():
     assert a.row("shared", "B", "store").instructions == 8 * 2 * (1 + 2)
     assert a.row("shared", "A", "load").instructions == 8 * 16 * 3  # the compute runs every tile
 
-
-# --- the H200, per source line, at edge sizes --------------------------------------------------
-
-# (the H200's per-instruction source counters, for every kernel: tests/test_recorded_h200.py)
