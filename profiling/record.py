@@ -80,13 +80,9 @@ def instructions_with_lines(source_csv: str, cubin: Path) -> list[dict]:
 
 def attribute(trace: Trace) -> list[dict]:
     """Per-array rows of a trace's per-instruction counters, lines attributed by the current model."""
-    from warpsim.engine import prepare
-    from warpsim.trace import TraceKernel
+    from warpsim import engine
 
-    M, N, K = trace.sizes
-    spec, block, grid, _ = prepare(trace.kernel, M, N, K, trace.block)
-    k = TraceKernel(grid, block)
-    spec.model(k, M, N, K, 1.0, 1.0)
+    k = engine.trace(trace.kernel, *trace.sizes, trace.block)
     frame = source.per_array(pd.DataFrame(trace.per_instruction), source.line_map(k.sites))
     return [{k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()} for row in frame.to_dict("records")]
 

@@ -10,7 +10,7 @@ from test_sass import needs_nvcc
 from profiling import source
 from warpsim import sass
 from warpsim.registry import kernels
-from warpsim.trace import TraceKernel
+from warpsim.engine import trace
 
 # nvcc unrolls these kernels' runtime K loop (29 copies of each load: 16 + 8 + 4 + 1 remainders),
 # while the model keeps one symbolic loop: their SASS has the same instructions, more copies.
@@ -18,10 +18,7 @@ UNROLLED_K_LOOP = {"naive", "coalesced", "naive_coalesced"}
 
 
 def sites(name, M=1024, N=1024, K=1024):
-    spec = kernels()[name]
-    k = TraceKernel(spec.grid(M, N, spec.default_block), spec.default_block)
-    spec.model(k, M, N, K, 1.0, 1.0)
-    return k.sites
+    return trace(name, M, N, K).sites
 
 
 def first_copies(all_sites):

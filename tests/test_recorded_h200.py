@@ -11,10 +11,10 @@ import pytest
 from profiling.build import current_sha256
 from profiling.metrics import METRICS, SOURCE_METRICS
 from profiling.traces import TRACES_DIR, find_trace_files, load_trace
-from warpsim.engine import analyze, prepare
+from warpsim import engine
+from warpsim.engine import analyze
 from warpsim.fast import count_site
 from warpsim.registry import kernels
-from warpsim.trace import TraceKernel
 
 TRACES = [load_trace(p) for p in find_trace_files(None, TRACES_DIR)]
 PER_ARRAY = [t for t in TRACES if t.per_instruction]
@@ -39,10 +39,7 @@ def test_every_kernel_has_current_traces(name):
 
 def predicted_by_kind(trace) -> dict[tuple, Counter]:
     """(line, space, op, width, predicated) -> warpsim's counters summed over those sites."""
-    M, N, K = trace.sizes
-    spec, block, grid, _ = prepare(trace.kernel, M, N, K, trace.block)
-    k = TraceKernel(grid, block)
-    spec.model(k, M, N, K, 1.0, 1.0)
+    k = engine.trace(trace.kernel, *trace.sizes, trace.block)
     out: dict[tuple, Counter] = {}
     for s in k.sites:
         out.setdefault((s.line, s.space, s.op, s.width, bool(s.predicate)), Counter()).update(count_site(s, k.threads))

@@ -49,12 +49,23 @@ def _sorted_rows(rows) -> list[Row]:
     return sorted(rows, key=lambda r: (ROW_ORDER.get((r.space, r.array), 9), r.array, r.op != "load"))
 
 
+def _traced(spec: KernelSpec, M: int, N: int, K: int, block, grid) -> TraceKernel:
+    k = TraceKernel(grid, block)
+    spec.model(k, M, N, K, 1.0, 1.0)
+    return k
+
+
+def trace(kernel: str, M, N, K, block=None) -> TraceKernel:
+    """The kernel's model run once symbolically: its `sites` are its memory instructions."""
+    spec, block, grid, _ = prepare(kernel, M, N, K, block)
+    return _traced(spec, M, N, K, block, grid)
+
+
 def analyze(kernel: str, M, N, K, block=None, by_line: bool = False) -> Analysis:
     """Exact counts for the whole launch, without enumerating it (see warpsim.fast): one row per
     (space, array, op), or with `by_line` one per .cu source line and (space, array, op)."""
     spec, block, grid, warnings = prepare(kernel, M, N, K, block)
-    k = TraceKernel(grid, block)
-    spec.model(k, M, N, K, 1.0, 1.0)
+    k = _traced(spec, M, N, K, block, grid)
     rows: dict[tuple, Row] = {}
     for site in k.sites:
         line = site.line if by_line else None

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from warpsim.engine import prepare
+from warpsim.engine import trace
 from warpsim.errors import UsageError
-from warpsim.trace import Site, TraceKernel
+from warpsim.trace import Site
 
 
 @dataclass(frozen=True)
@@ -29,9 +29,8 @@ def one_request(kernel: str, M, N, K, block=None, *, array: str = "A", op: str =
                 warp: int = 0, iteration: int = 0, block_idx: tuple[int, int] = (0, 0), site: int = 0) -> Request:
     """The `site`-th (space, array, op) instruction of warp `warp` in block `block_idx`, at
     iteration `iteration` of its innermost runtime loop (outer loops at 0)."""
-    spec, block, grid, _ = prepare(kernel, M, N, K, block)
-    k = TraceKernel(grid, block)
-    spec.model(k, M, N, K, 1.0, 1.0)
+    k = trace(kernel, M, N, K, block)
+    grid = (k.gridDim.x, k.gridDim.y)
     sites: list[Site] = [s for s in k.sites if (s.space, s.array, s.op) == (space, array, op)]
     if not sites:
         raise UsageError(f"kernel {kernel} has no {space} {op} of {array}; try --array A, B or C")
