@@ -24,7 +24,8 @@ import pandas as pd
 
 from profiling import launch, ncu
 from profiling.build import source_sha256
-from profiling.problem import Problem, parse_block
+from profiling.problem import Problem
+from warpsim.registry import parse_block
 from profiling.record import utc_now
 from profiling.traces import TRACES_DIR, refuse_overwrite, write_json_atomic
 from warpsim.errors import UsageError

@@ -26,7 +26,8 @@ from profiling import compare as compare_mod
 from profiling import report
 from profiling.build import current_sha256
 from profiling.ncu import NcuOptions
-from profiling.problem import Problem, parse_block
+from profiling.problem import Problem
+from warpsim.registry import parse_block
 from profiling.record import RecordOptions, beside_prediction, record
 from profiling.traces import TRACES_DIR, find_trace_files, load_trace
 from warpsim.errors import UsageError

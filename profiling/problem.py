@@ -6,23 +6,9 @@ kernel name, block or size is refused the same way everywhere, before anything i
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from warpsim import registry
-from warpsim.errors import UsageError
-
-_BLOCK = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
-
-
-def parse_block(text: str | None) -> tuple[int, int] | None:
-    """'32x32' -> (32, 32) as (blockDim.x, blockDim.y); None stays None (the kernel's default)."""
-    if text is None:
-        return None
-    match = _BLOCK.match(text)
-    if not match:
-        raise UsageError(f"block {text!r} is not BXxBY, e.g. --block 32x32 or --block 16x16")
-    return (int(match.group(1)), int(match.group(2)))
 
 
 @dataclass(frozen=True)

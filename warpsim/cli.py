@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from warpsim.errors import UsageError
+from warpsim.registry import parse_block
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Exact warp-level memory traffic of CUDA GEMM kernels.")
@@ -33,17 +34,6 @@ def parse_size(name: str, text: Optional[str]) -> Optional[int]:
         return int(text)
     except ValueError:
         raise UsageError(f"--{name} must be a whole number, got {text!r}") from None
-
-
-def parse_block(text: Optional[str]) -> Optional[tuple[int, int]]:
-    if text is None:
-        return None
-    parts = text.lower().split("x")
-    try:
-        bx, by = (int(p) for p in parts)
-    except ValueError:
-        raise UsageError(f"--block must look like 32x32 (x by y threads), got {text!r}") from None
-    return (bx, by)
 
 
 def sizes(M: str, N: Optional[str], K: Optional[str]) -> tuple[int, int, int]:

@@ -6,6 +6,7 @@ launch configuration both sides use: block shape, grid rule and the CUDA argumen
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -13,6 +14,19 @@ from typing import Callable
 from warpsim.errors import UsageError
 
 KERNEL_DIR = Path(__file__).resolve().parent.parent / "kernels"
+
+
+_BLOCK = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
+
+
+def parse_block(text: str | None) -> tuple[int, int] | None:
+    """'32x32' -> (blockDim.x, blockDim.y); None stays None (the kernel's default). Both CLIs use it."""
+    if text is None:
+        return None
+    match = _BLOCK.match(text)
+    if not match:
+        raise UsageError(f"block {text!r} is not BXxBY: --block must look like 32x32 (x by y threads) or 16x16")
+    return (int(match.group(1)), int(match.group(2)))
 
 
 def ceil_div(a: int, b: int) -> int:
