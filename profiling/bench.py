@@ -23,7 +23,7 @@ from pathlib import Path
 import pandas as pd
 
 from profiling import launch, ncu
-from profiling.build import source_sha256
+from warpsim.toolchain import source_sha256
 from profiling.problem import Problem
 from warpsim.registry import parse_block
 from profiling.record import utc_now

@@ -24,12 +24,11 @@ from rich.console import Console
 from profiling import bench as bench_mod
 from profiling import compare as compare_mod
 from profiling import report
-from profiling.build import current_sha256
 from profiling.ncu import NcuOptions
 from profiling.problem import Problem
 from warpsim.registry import parse_block
 from profiling.record import RecordOptions, beside_prediction, record
-from profiling.traces import TRACES_DIR, find_trace_files, load_trace
+from profiling.traces import TRACES_DIR, current_sha256, find_trace_files, load_trace
 from warpsim.errors import UsageError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,

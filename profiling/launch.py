@@ -1,6 +1,6 @@
 """Launching a kernel on the GPU: the only module that imports CuPy.
 
-The cubin comes from `profiling.build` (nvcc), loaded with `cupy.RawModule(path=...)`. Inputs are
+The cubin comes from `warpsim.toolchain` (the pinned nvcc), loaded with `cupy.RawModule(path=...)`. Inputs are
 seeded uniform random floats in [-1, 1); C is poisoned with NaN where the kernel only writes it,
 so an element it never wrote shows up. The result is checked against a float64 reference,
 `alpha * A @ B + beta * C0`, computed by cuBLAS DGEMM: relative Frobenius error below 1e-5.
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from profiling.build import BuildOptions, build_cubin
+from warpsim.toolchain import BuildOptions, build_cubin
 from profiling.problem import Problem
 from warpsim.errors import UsageError
 

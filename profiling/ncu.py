@@ -29,12 +29,12 @@ from pathlib import Path
 import pandas as pd
 
 from profiling import parse
-from profiling.build import REPO
 from profiling.launch import MARK_FAIL, MARK_OK
 from profiling.metrics import NAMES
 from profiling.problem import Problem
 from warpsim.errors import UsageError
 
+REPO = Path(__file__).resolve().parent.parent  # the child runs from here, with it on PYTHONPATH
 ERR_PERM = "ERR_NVGPUCTRPERM"
 NEED_NCU = (
     "ncu (Nsight Compute) not found on PATH: install Nsight Compute (it ships with the CUDA toolkit) "

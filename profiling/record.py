@@ -16,9 +16,9 @@ from pathlib import Path
 import pandas as pd
 
 from profiling import compare, ncu, source
-from profiling.build import build_cubin, current_sha256, source_sha256
+from warpsim.toolchain import build_cubin, source_sha256
 from profiling.problem import Problem
-from profiling.traces import TRACES_DIR, Trace, refuse_overwrite, trace_path, write_trace
+from profiling.traces import TRACES_DIR, Trace, current_sha256, refuse_overwrite, trace_path, write_trace
 from warpsim.errors import UsageError
 
 
@@ -71,9 +71,9 @@ def record(problem: Problem, options: RecordOptions = RecordOptions()) -> Trace:
 
 def instructions_with_lines(source_csv: str, cubin: Path) -> list[dict]:
     """ncu's per-instruction rows, each with its `.cu` line from the cubin that ran."""
-    from warpsim import sass
+    from warpsim.sass import listing
 
-    frame = source.with_lines(source.read_source_csv(source_csv), sass.memory_instructions(cubin))
+    frame = source.with_lines(source.read_source_csv(source_csv), listing.memory_instructions(cubin))
     return [{k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()}
             for row in frame.to_dict("records")]
 

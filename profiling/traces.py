@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from warpsim.errors import UsageError
+from warpsim.toolchain import source_sha256
 
 SCHEMA = 1
 TRACES_DIR = Path(__file__).resolve().parent.parent / "traces"
@@ -151,3 +152,13 @@ def find_trace_files(paths: list[Path] | None = None, root: Path = TRACES_DIR) -
         else:
             raise UsageError(f"{p} not found: give trace files or folders (default: {root})")
     return found
+
+
+def current_sha256(kernel_names) -> dict[str, str]:
+    """kernel name -> sha256 of its source now, for the registered kernels among `kernel_names`:
+    a trace whose `kernel_sha256` differs is stale."""
+    from warpsim import registry
+
+    known = registry.kernels()
+    return {name: source_sha256(known[name].cu_path)
+            for name in sorted(set(kernel_names)) if name in known and Path(known[name].cu_path).is_file()}

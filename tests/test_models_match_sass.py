@@ -8,7 +8,8 @@ import pytest
 from test_sass import needs_nvcc
 
 from profiling import source
-from warpsim import sass
+from warpsim import toolchain
+from warpsim.sass import listing
 from warpsim.registry import kernels
 from warpsim.engine import trace
 
@@ -30,7 +31,9 @@ def first_copies(all_sites):
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory):
     out = tmp_path_factory.mktemp("cubin")
-    return {name: sass.memory_instructions(sass.compile_cubin(spec.cu_path, out)) for name, spec in kernels().items()}
+    options = toolchain.BuildOptions(cache_dir=out)
+    return {name: listing.memory_instructions(toolchain.build_cubin(spec.cu_path, options))
+            for name, spec in kernels().items()}
 
 
 @needs_nvcc

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from profiling import launch, ncu, parse, record
-from profiling.build import source_sha256
+from warpsim.toolchain import source_sha256
 from profiling.cli import app
 from profiling.metrics import DERIVED, NAMES
 from profiling.traces import load_trace, write_trace

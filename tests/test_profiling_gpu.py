@@ -7,7 +7,7 @@ import pytest
 
 from conftest import skip_if_no_ncu
 from profiling import bench, compare, launch, record
-from profiling.build import current_sha256
+from profiling.traces import current_sha256
 from profiling.problem import Problem
 
 pytestmark = pytest.mark.gpu

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from profiling import compare
-from profiling.build import current_sha256
+from profiling.traces import current_sha256
 from profiling.traces import TRACES_DIR, find_trace_files, load_trace
 
 TRACE_FILES = find_trace_files(None, TRACES_DIR) if TRACES_DIR.is_dir() else []

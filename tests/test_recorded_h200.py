@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from profiling.build import current_sha256
+from profiling.traces import current_sha256
 from profiling.metrics import METRICS, SOURCE_METRICS
 from profiling.traces import TRACES_DIR, find_trace_files, load_trace
 from warpsim import engine

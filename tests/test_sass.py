@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from warpsim import sass
+from warpsim import toolchain
 from warpsim.errors import UsageError
+from warpsim.sass import listing as sass
 
 KERNELS = Path(__file__).resolve().parent.parent / "kernels"
 LADDER = ("smem", "blocktile1d", "blocktile2d", "vectorized", "warptile", "warptile_db")
@@ -21,9 +22,9 @@ LADDER = ("smem", "blocktile1d", "blocktile2d", "vectorized", "warptile", "warpt
 
 def _have_tools() -> bool:
     try:
-        sass.find_nvcc()
-        sass.find_tool("nvdisasm")
-        sass.find_tool("cuobjdump")
+        toolchain.find_nvcc()
+        toolchain.find_tool("nvdisasm")
+        toolchain.find_tool("cuobjdump")
     except UsageError:
         return False
     return True
@@ -76,21 +77,14 @@ def test_access_width():
     assert sass.access_width("LDG.E.128.CONSTANT") == 16
 
 
-def test_cubin_name_is_the_profiling_build_cache_name():
-    # one build path: the SASS checks read the cubin that profiling runs
-    from profiling.build import cubin_path
-
-    for name in LADDER:
-        assert sass.cubin_name(KERNELS / f"{name}.cu") == cubin_path(KERNELS / f"{name}.cu").name
-
-
 # --- compiled kernels: need nvcc -----------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("cubins")
-    return {name: sass.compile_cubin(KERNELS / f"{name}.cu", out) for name in LADDER}
+    options = toolchain.BuildOptions(cache_dir=out)
+    return {name: toolchain.build_cubin(KERNELS / f"{name}.cu", options) for name in LADDER}
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +108,7 @@ def mix(df, name: str, text: str) -> dict[tuple[str, bool], int]:
 
 @needs_nvcc
 def test_compile_is_cached(built, tmp_path_factory):
-    again = sass.compile_cubin(KERNELS / "smem.cu", built["smem"].parent)
+    again = toolchain.build_cubin(KERNELS / "smem.cu", toolchain.BuildOptions(cache_dir=built["smem"].parent))
     assert again == built["smem"]
 
 

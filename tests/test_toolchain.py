@@ -1,18 +1,27 @@
-"""The one build path: nvcc -> cubin, cached by source and flags; errors are one line."""
+"""The one toolchain: the pinned nvcc -> cubin, cached by source, flags and release; errors are one line."""
 
 from __future__ import annotations
 
 import pytest
 
-from conftest import skip_if_no_nvcc
-from profiling import build
-from profiling.build import BuildOptions, build_cubin, nvcc_command, source_sha256
-from warpsim import registry
+from warpsim import registry, toolchain
 from warpsim.errors import UsageError
+from warpsim.toolchain import BuildOptions, build_cubin, nvcc_command, source_sha256
+
+
+def _have_nvcc() -> bool:
+    try:
+        toolchain.find_nvcc()
+    except UsageError:
+        return False
+    return True
+
+
+skip_if_no_nvcc = pytest.mark.skipif(not _have_nvcc(), reason=f"no nvcc {toolchain.NVCC_RELEASE}: {toolchain.INSTALL}")
 
 
 def test_nvcc_command_is_an_argument_list(tmp_path):
-    cmd = nvcc_command(tmp_path / "k.cu", tmp_path / "k.cubin", BuildOptions())
+    cmd = nvcc_command("nvcc", tmp_path / "k.cu", tmp_path / "k.cubin", BuildOptions())
     assert cmd == ["nvcc", "-arch=sm_90", "-O3", "-lineinfo", "-cubin", "-o", str(tmp_path / "k.cubin"),
                    str(tmp_path / "k.cu")]
 
@@ -21,19 +30,21 @@ def test_cache_key_follows_source_and_flags(tmp_path):
     cu = tmp_path / "k.cu"
     cu.write_text('extern "C" __global__ void k() {}\n')
     options = BuildOptions(cache_dir=tmp_path / "cache")
-    first = build.cubin_path(cu, options)
+    first = toolchain.cubin_path(cu, options)
     assert first.parent == tmp_path / "cache" and first.name.startswith("k-")
-    assert build.cubin_path(cu, BuildOptions(cache_dir=tmp_path / "cache", flags=("-O0",))) != first
+    assert toolchain.cubin_path(cu, BuildOptions(cache_dir=tmp_path / "cache", flags=("-O0",))) != first
     cu.write_text('extern "C" __global__ void k() { }\n')
-    assert build.cubin_path(cu, options) != first
+    assert toolchain.cubin_path(cu, options) != first
     assert len(source_sha256(cu)) == 64
 
 
 def test_missing_nvcc_and_missing_source(tmp_path, monkeypatch):
     cu = tmp_path / "k.cu"
     cu.write_text("")
-    monkeypatch.setattr(build.shutil, "which", lambda name: None)
-    with pytest.raises(UsageError, match="nvcc not found on PATH: install the CUDA toolkit"):
+    monkeypatch.setattr(toolchain, "_wheel_bin", lambda name: None)
+    monkeypatch.setattr(toolchain.shutil, "which", lambda name: None)
+    monkeypatch.setattr(toolchain, "nvcc_release", lambda nvcc: "12.4")  # /usr/local/cuda, if any, is another release
+    with pytest.raises(UsageError, match=r"nvcc 13\.0 not found.*pip install 'nvidia-cuda-nvcc==13\.0\.88'"):
         build_cubin(cu, BuildOptions(cache_dir=tmp_path))
     with pytest.raises(UsageError, match="not found"):
         build_cubin(tmp_path / "absent.cu", BuildOptions(cache_dir=tmp_path))

@@ -1,0 +1,187 @@
+"""The one CUDA toolchain: a `.cu` file -> an nvcc cubin (cached), and the tools that read cubins.
+
+Running, profiling, benchmarking and the SASS engine all use the cubin `build_cubin` returns, so
+what ncu measures is the machine code warpsim reads. CuPy's NVRTC (`RawModule(code=...)`) is
+never used: its compiler need not be nvcc's.
+
+The compiler is pinned (`NVCC_RELEASE`): the same source compiled by another release gives other
+machine code (seen: nvcc 13.5 emits 11,262 instructions where 13.0 emits 11,378 for one file).
+`find_nvcc` takes, in order, the nvcc of the PyPI wheel `nvidia-cuda-nvcc` that pyproject.toml
+pins, then an nvcc on PATH or in /usr/local/cuda of the same release; any other release is
+refused with the command that installs the right one. nvdisasm and cuobjdump come from their
+PyPI wheels (or PATH): they only read the cubin, so their release does not change what is read.
+
+Limitations: the cache key is the source bytes, the flags and the nvcc release, not the headers
+a source `#include`s (delete the cache folder after editing a header).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from warpsim.errors import UsageError
+
+NVCC_RELEASE = "13.0"  # the H200's nvcc (V13.0.88), pinned in pyproject.toml
+ARCH = "sm_90"  # the H200 (compute capability 9.0)
+FLAGS = ("-O3", "-lineinfo")  # -lineinfo: ncu's source page and warpsim's rows map SASS to .cu lines
+INSTALL = ("pip install 'nvidia-cuda-nvcc==13.0.88' 'nvidia-nvvm==13.0.88' 'nvidia-cuda-crt==13.0.88' "
+           "'nvidia-cuda-runtime==13.0.88' 'nvidia-cuda-cccl==13.0.85'")
+
+
+def default_cache_dir() -> Path:
+    """$WARPSIM_CACHE, else $XDG_CACHE_HOME/warpsim, else ~/.cache/warpsim: cubins and listings."""
+    if os.environ.get("WARPSIM_CACHE"):
+        return Path(os.environ["WARPSIM_CACHE"])
+    root = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(root) / "warpsim"
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    arch: str = ARCH
+    flags: tuple[str, ...] = FLAGS
+    cache_dir: Path | None = None  # None: default_cache_dir()/cubin
+    nvcc: str | None = None  # an explicit nvcc; None: find_nvcc()
+
+    @property
+    def cubin_dir(self) -> Path:
+        return self.cache_dir if self.cache_dir is not None else default_cache_dir() / "cubin"
+
+
+def _wheel_bin(name: str) -> Path | None:
+    """`name` in the bin/ folder of an nvidia-cuda-* wheel (nvidia/cu13/bin), if installed."""
+    try:
+        import nvidia  # the namespace package of NVIDIA's wheels
+    except ImportError:
+        return None
+    for root in getattr(nvidia, "__path__", []):
+        for candidate in sorted(Path(root).glob(f"cu*/bin/{name}")):
+            if os.access(candidate, os.X_OK):
+                return candidate
+    return None
+
+
+def nvcc_release(nvcc: Path | str) -> str:
+    """'13.0' from `nvcc --version` ('Cuda compilation tools, release 13.0, V13.0.88'); '' if unknown."""
+    try:
+        out = subprocess.run([str(nvcc), "--version"], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    m = re.search(r"release (\d+\.\d+)", out)
+    return m[1] if m else ""
+
+
+def find_nvcc() -> Path:
+    """The pinned nvcc: the wheel's, else one on PATH or in /usr/local/cuda of release NVCC_RELEASE."""
+    wheel = _wheel_bin("nvcc")
+    if wheel is not None:
+        return wheel
+    seen = []
+    for candidate in (shutil.which("nvcc"), "/usr/local/cuda/bin/nvcc"):
+        if candidate and Path(candidate).exists():
+            release = nvcc_release(candidate)
+            if release == NVCC_RELEASE:
+                return Path(candidate)
+            seen.append(f"{candidate} is release {release or '?'}")
+    found = f" ({'; '.join(seen)})" if seen else ""
+    raise UsageError(f"nvcc {NVCC_RELEASE} not found{found}: {INSTALL}")
+
+
+def find_tool(name: str) -> Path:
+    """`nvdisasm` or `cuobjdump`: from its PyPI wheel, else on PATH."""
+    found = _wheel_bin(name) or shutil.which(name)
+    if found:
+        return Path(found)
+    raise UsageError(f"{name} not found: pip install nvidia-cuda-{name} (or put the CUDA toolkit's bin/ on PATH)")
+
+
+def source_sha256(cu_path: Path | str) -> str:
+    """sha256 of a kernel source file, hex: the identity a trace is measured against."""
+    try:
+        return hashlib.sha256(Path(cu_path).read_bytes()).hexdigest()
+    except OSError as e:
+        raise UsageError(f"cannot read kernel source {cu_path}: {e.strerror}") from e
+
+
+def nvcc_command(nvcc: Path | str, cu_path: Path, out: Path, options: BuildOptions) -> list[str]:
+    return [str(nvcc), f"-arch={options.arch}", *options.flags, "-cubin", "-o", str(out), str(cu_path)]
+
+
+def cubin_path(cu_path: Path | str, options: BuildOptions = BuildOptions()) -> Path:
+    """Where the cubin of this exact source, these flags and the pinned release lives in the cache."""
+    key = hashlib.sha256(Path(cu_path).read_bytes())
+    key.update("\0".join([NVCC_RELEASE, options.arch, *options.flags]).encode())
+    return options.cubin_dir / f"{Path(cu_path).stem}-{key.hexdigest()[:16]}.cubin"
+
+
+def _first_error(text: str) -> str:
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    errors = [ln for ln in lines if " error" in ln or ln.startswith("error") or "fatal" in ln]
+    return (errors or lines or ["(no output)"])[0]
+
+
+def build_cubin(cu_path: Path | str, options: BuildOptions = BuildOptions(), timeout_s: float = 300) -> Path:
+    """Compile `cu_path` with the pinned nvcc unless its cubin is cached; returns the cubin's path.
+    A compile error is a UsageError with nvcc's first error line."""
+    cu_path = Path(cu_path)
+    if not cu_path.is_file():
+        raise UsageError(f"kernel source {cu_path} not found")
+    out = cubin_path(cu_path, options)
+    if out.is_file():
+        return out
+    nvcc = Path(options.nvcc) if options.nvcc else find_nvcc()
+    if options.nvcc and shutil.which(options.nvcc) is None and not Path(options.nvcc).exists():
+        raise UsageError(f"{options.nvcc} not found: {INSTALL}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    # nvcc writes to a temporary name in the cache folder; the rename makes the cubin appear whole.
+    fd, tmp = tempfile.mkstemp(prefix=out.stem + ".", suffix=".tmp.cubin", dir=out.parent)
+    os.close(fd)
+    try:
+        try:
+            done = subprocess.run(nvcc_command(nvcc, cu_path, Path(tmp), options),
+                                  capture_output=True, text=True, timeout=timeout_s)
+        except subprocess.TimeoutExpired as e:
+            raise UsageError(f"nvcc did not finish compiling {cu_path.name} in {timeout_s:g} s") from e
+        if done.returncode != 0:
+            raise UsageError(f"nvcc failed on {cu_path.name} (exit {done.returncode}): "
+                             f"{_first_error(done.stderr or done.stdout)}")
+        os.replace(tmp, out)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return out
+
+
+def _run_tool(name: str, args: list[str], cubin: Path | str) -> str:
+    done = subprocess.run([str(find_tool(name)), *args, str(cubin)], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise UsageError(f"{name} failed on {Path(cubin).name}: {_first_error(done.stderr or done.stdout)}")
+    return done.stdout
+
+
+def disassemble(cubin: Path | str) -> str:
+    """nvdisasm's text listing of the cubin's code, each run of instructions under its source line."""
+    return _run_tool("nvdisasm", ["--print-line-info", "--print-code"], cubin)
+
+
+def disassemble_json(cubin: Path | str) -> list:
+    """nvdisasm's JSON (`-json --print-line-info`): [header, [functions...], {directories, files}]."""
+    text = _run_tool("nvdisasm", ["-json", "--print-line-info"], cubin)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise UsageError(f"nvdisasm's JSON for {Path(cubin).name} does not parse ({e}); "
+                         "pip install 'nvidia-cuda-nvdisasm==13.5.37'") from e
+
+
+def resource_usage_text(cubin: Path | str) -> str:
+    """`cuobjdump --dump-resource-usage`: registers, stack, shared and local bytes per kernel."""
+    return _run_tool("cuobjdump", ["--dump-resource-usage"], cubin)
