@@ -7,10 +7,11 @@
 //         grid (ceil(N/32), ceil(M/32)), blockIdx.x over N, blockIdx.y over M.
 // Any M, N, K >= 1: loads outside the matrix fill 0, stores are guarded.
 // Index arithmetic is written out in full (no pointer bumping): k0 is the K-loop counter.
+// alpha and beta are float, as in every kernel of this folder; the epilogue promotes them to double.
 #define BLOCKSIZE 32
 
-extern "C" __global__ void dgemm_smem(int M, int N, int K, double alpha, const double *A,
-                                      const double *B, double beta, double *C) {
+extern "C" __global__ void dgemm_smem(int M, int N, int K, float alpha, const double *A,
+                                      const double *B, float beta, double *C) {
   __shared__ double As[BLOCKSIZE * BLOCKSIZE];  // As[r][c] = A[row0 + r][k0 + c]
   __shared__ double Bs[BLOCKSIZE * BLOCKSIZE];  // Bs[r][c] = B[k0 + r][col0 + c]
 

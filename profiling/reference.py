@@ -1,0 +1,150 @@
+"""What each kernel of `kernels/catalog.toml` should compute, in plain numpy: the check of a launch.
+
+`REFERENCES["file:entry"](arrays, scalars)` takes the launch's inputs, `arrays` (parameter name ->
+flat numpy array of the buffer's type, as it was before the launch) and `scalars` (parameter name
+-> int or float, one `sizes` table of the catalog), and returns the expected contents of the
+buffers the kernel writes, by parameter name, flat, of the buffer's type. Sums run in float64.
+
+Buffer types map to numpy by `NUMPY_DTYPES`; a `float2[n]` buffer is 2n float32 values, x and y
+interleaved (`LANES`). `close()` compares a result with its reference by the `TOLERANCES` of its
+buffer type (or of its entry, `ENTRY_TOLERANCES`), as `numpy.allclose` does.
+
+Limitations: the TF32 references round A and B to TF32 the way `__float_to_tf32` does
+(cvt.rna: to nearest, ties away from zero) but sum in float64, and the tensor cores' own
+accumulation order and rounding are not modelled: their tolerance is wider. The kernels' float
+sums run in a different order than numpy's, so no float check is bitwise.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+Arrays = dict[str, np.ndarray]
+Scalars = dict[str, int | float]
+Reference = Callable[[Arrays, Scalars], Arrays]
+
+NUMPY_DTYPES = {"float": np.float32, "double": np.float64, "half": np.float16, "float2": np.float32, "int": np.int32}
+LANES = {"float2": 2}  # numpy values per element of the buffer type; 1 where not listed
+
+# (rtol, atol) for numpy.allclose(result, reference): float sums of up to 2048 products of
+# values in [-1, 1) drift by a few 1e-5; half results carry half's own rounding (2^-11 relative).
+TOLERANCES = {
+    "float": (1e-4, 1e-3),
+    "float2": (1e-6, 1e-6),  # one multiply-add per element
+    "double": (1e-10, 1e-10),
+    "half": (2e-3, 1e-2),
+    "int": (0.0, 0.0),
+}
+ENTRY_TOLERANCES = {  # tensor-core accumulation, not float64 (see Limitations)
+    "wmma.cu:wmma_tf32_global": (1e-3, 1e-2),
+    "wmma.cu:wmma_tf32_smem": (1e-3, 1e-2),
+    "wmma.cu:wmma_half_smem": (1e-3, 1e-2),
+}
+
+
+def close(key: str, buffer_type: str, result: np.ndarray, expected: np.ndarray) -> bool:
+    """True when `result` matches `expected` within the entry's or the buffer type's tolerance."""
+    rtol, atol = ENTRY_TOLERANCES.get(key, TOLERANCES[buffer_type])
+    return bool(np.allclose(result.astype(np.float64), expected.astype(np.float64), rtol=rtol, atol=atol))
+
+
+def _matrix(a: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """The first rows*cols values of a flat buffer as a float64 row-major rows x cols matrix."""
+    return a[: rows * cols].astype(np.float64).reshape(rows, cols)
+
+
+def _tf32(a: np.ndarray) -> np.ndarray:
+    """float32 values rounded to TF32 (10 mantissa bits), to nearest, ties away from zero."""
+    bits = a.astype(np.float32).view(np.uint32)
+    return ((bits + np.uint32(0x1000)) & np.uint32(0xFFFFE000)).view(np.float32)
+
+
+def _gemm(A: np.ndarray, B: np.ndarray, C: np.ndarray, s: Scalars, out_dtype) -> Arrays:
+    """C = alpha * A * B + beta * C, row-major, A M x K, B K x N."""
+    M, N, K = s["M"], s["N"], s["K"]
+    c = s["alpha"] * (_matrix(A, M, K) @ _matrix(B, K, N)) + s["beta"] * _matrix(C, M, N)
+    return {"C": c.reshape(-1).astype(out_dtype)}
+
+
+def transpose(a: Arrays, s: Scalars) -> Arrays:
+    return {"out": _matrix(a["in"], s["M"], s["N"]).T.reshape(-1).astype(np.float32)}
+
+
+def gemv(a: Arrays, s: Scalars) -> Arrays:
+    y = _matrix(a["A"], s["M"], s["N"]) @ a["x"].astype(np.float64)
+    return {"y": y.astype(np.float32)}
+
+
+def sgemm_bt(a: Arrays, s: Scalars) -> Arrays:
+    M, N, K = s["M"], s["N"], s["K"]
+    c = s["alpha"] * (_matrix(a["A"], M, K) @ _matrix(a["B"], N, K).T) + s["beta"] * _matrix(a["C"], M, N)
+    return {"C": c.reshape(-1).astype(np.float32)}
+
+
+def trmm_lower(a: Arrays, s: Scalars) -> Arrays:
+    M, N = s["M"], s["N"]
+    c = np.tril(_matrix(a["L"], M, M)) @ _matrix(a["B"], M, N)  # the upper part of L is never read
+    return {"C": c.reshape(-1).astype(np.float32)}
+
+
+def axpy_float2(a: Arrays, s: Scalars) -> Arrays:
+    y = s["a"] * a["x"].astype(np.float64) + a["y"].astype(np.float64)
+    return {"y": y.astype(np.float32)}
+
+
+def sgemm(a: Arrays, s: Scalars) -> Arrays:
+    return _gemm(a["A"], a["B"], a["C"], s, np.float32)
+
+
+def hgemm(a: Arrays, s: Scalars) -> Arrays:
+    return _gemm(a["A"], a["B"], a["C"], s, np.float16)
+
+
+def dgemm(a: Arrays, s: Scalars) -> Arrays:
+    return _gemm(a["A"], a["B"], a["C"], s, np.float64)
+
+
+def wmma_tf32(a: Arrays, s: Scalars) -> Arrays:
+    return _gemm(_tf32(a["A"]), _tf32(a["B"]), a["C"], s, np.float32)
+
+
+def wmma_half(a: Arrays, s: Scalars) -> Arrays:
+    return _gemm(a["A"], a["B"], a["C"], s, np.float32)  # half inputs, float C
+
+
+def sgemm_splitk(a: Arrays, s: Scalars) -> Arrays:
+    M, N, K = s["M"], s["N"], s["K"]
+    c = _matrix(a["C"], M, N) + s["alpha"] * (_matrix(a["A"], M, K) @ _matrix(a["B"], K, N))
+    return {"C": c.reshape(-1).astype(np.float32)}
+
+
+def sgemm_batched(a: Arrays, s: Scalars) -> Arrays:
+    M, N, K, batch = s["M"], s["N"], s["K"], s["batch"]
+    A = a["A"].astype(np.float64).reshape(batch, M, K)
+    B = a["B"].astype(np.float64).reshape(batch, K, N)
+    C = a["C"].astype(np.float64).reshape(batch, M, N)
+    return {"C": (s["alpha"] * (A @ B) + s["beta"] * C).reshape(-1).astype(np.float32)}
+
+
+REFERENCES: dict[str, Reference] = {
+    "transpose.cu:transpose_naive": transpose,
+    "transpose.cu:transpose_tiled<0>": transpose,
+    "transpose.cu:transpose_tiled<1>": transpose,
+    "gemv.cu:gemv_row": gemv,
+    "gemv.cu:gemv_warp": gemv,
+    "gemm_bt.cu:sgemm_bt": sgemm_bt,
+    "trmm.cu:trmm_lower": trmm_lower,
+    "trmm.cu:trmm_lower_coalesced": trmm_lower,
+    "axpy_float2.cu:axpy_float2": axpy_float2,
+    "hgemm_naive.cu:hgemm_naive": hgemm,
+    "dgemm_smem.cu:dgemm_smem": dgemm,
+    "gemm_cp_async.cu:sgemm_cp_async": sgemm,
+    "gemm_cp_async.cu:sgemm_cp_async_vec4": sgemm,
+    "wmma.cu:wmma_tf32_global": wmma_tf32,
+    "wmma.cu:wmma_tf32_smem": wmma_tf32,
+    "wmma.cu:wmma_half_smem": wmma_half,
+    "splitk.cu:sgemm_splitk": sgemm_splitk,
+    "batched.cu:sgemm_batched": sgemm_batched,
+}
