@@ -14,8 +14,12 @@ def tally(space: str, width: int, addresses: np.ndarray, mask: np.ndarray, reach
 
     `reach` (n,) says whether the warp executes the instruction at all (some lane reached it);
     `mask` says which lanes access memory (reached and not predicated off). `weight` (n,) is how
-    many identical instructions each row stands for (1 in the brute-force path)."""
-    weight = np.asarray(weight, dtype=np.int64)
+    many identical instructions each row stands for (1 in the brute-force path): int64, or an
+    object array of Python integers where the sums could pass 2**63 (they are then exact)."""
+    weight = np.asarray(weight)
+    if weight.dtype != object:
+        weight = weight.astype(np.int64)
+    kind = object if weight.dtype == object else np.int64
     if space == "global":
         c = coalesce(addresses, mask, width)
         per_row = {
@@ -35,7 +39,7 @@ def tally(space: str, width: int, addresses: np.ndarray, mask: np.ndarray, reach
             "broadcast_requests": s.broadcast,
             "active_lanes": s.active,
         }
-    out = {name: int(np.dot(v.astype(np.int64), weight)) for name, v in per_row.items()}
-    out["instructions"] = int(np.dot(reach.astype(np.int64), weight))
+    out = {name: int(np.dot(v.astype(kind), weight)) for name, v in per_row.items()}
+    out["instructions"] = int(np.dot(reach.astype(kind), weight))
     out["bytes_requested"] = out["active_lanes"] * width
     return out
