@@ -38,6 +38,7 @@ class Row:
     wavefronts: int = 0
     bank_conflicts: int = 0
     line: int | None = None  # the .cu source line, when counted line by line (`analyze(by_line=True)`)
+    pc: int | None = None  # the SASS instruction, when counted instruction by instruction (machine code)
 
     @property
     def ideal_wavefronts(self) -> int:
@@ -54,8 +55,9 @@ class Row:
 
     def as_dict(self) -> dict:
         d = asdict(self)  # counters are plain ints: `add` converts
-        if self.line is None:
-            del d["line"]
+        for optional in ("line", "pc"):
+            if d[optional] is None:
+                del d[optional]
         return d
 
 
@@ -65,10 +67,19 @@ class Analysis:
     M: int
     N: int
     K: int
-    block: tuple[int, int]
-    grid: tuple[int, int]
+    block: tuple[int, ...]
+    grid: tuple[int, ...]
     rows: list[Row] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    params: dict | None = None  # machine-code analyses: every scalar argument of the launch
+    source: str | None = None  # the .cu analysed (machine code), for --by-line's text
+    engine: str = "model"  # "model" (hand-written), "sass" (machine code), "brute force"
+
+    def launch_text(self) -> str:
+        """`M=4096 N=4096 K=4096` for the ladder, every scalar argument for any other kernel."""
+        if self.params is None:
+            return f"M={self.M} N={self.N} K={self.K}"
+        return " ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in self.params.items())
 
     def row(self, space: str, array: str, op: str) -> Row:
         for r in self.rows:

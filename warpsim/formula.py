@@ -192,6 +192,10 @@ def f_and(*parts: Formula) -> Formula:
 
 def f_or(*parts: Formula) -> Formula:
     parts = _flatten(Or, parts)
+    if len(parts) > 1 and not any(isinstance(p, Const) for p in parts):
+        factored = _factor(parts)
+        if factored is not None:
+            return factored
     const = _combine_consts([p for p in parts if isinstance(p, Const)], np.logical_or)
     rest = _dedupe([p for p in parts if not isinstance(p, Const)])
     if const is not None and const.all_true:
@@ -201,6 +205,23 @@ def f_or(*parts: Formula) -> Formula:
     if not rest:
         return FALSE
     return rest[0] if len(rest) == 1 else Or(tuple(rest))
+
+
+def _factor(parts: list[Formula]) -> Formula | None:
+    """(X and a) or (X and b) -> X and (a or b); a or not a -> true. Keeps the threads of paths
+    that split and meet again a conjunction (what loops' trip counts are read from)."""
+    sets = [list(conjuncts(p)) for p in parts]
+    common = set.intersection(*({c.key for c in s} for s in sets))
+    rests = [[c for c in s if c.key not in common] for s in sets]
+    keep = [c for c in sets[0] if c.key in common]
+    if any(not r for r in rests):  # one part is X itself: X or (X and b) = X
+        return f_and(*keep) if keep else TRUE
+    residual = [f_and(*r) for r in rests]
+    if len(residual) == 2 and f_not(residual[0]).key == residual[1].key:
+        return f_and(*keep) if keep else TRUE
+    if not keep:
+        return None
+    return f_and(*keep, Or(tuple(_dedupe(residual))) if len(_dedupe(residual)) > 1 else residual[0])
 
 
 def f_not(f: Formula) -> Formula:

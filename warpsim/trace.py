@@ -26,9 +26,10 @@ class Site:
     width: int  # bytes per lane
     line: int  # source line in kernels/<name>.cu
     address: Sym  # byte address (within the array / within the block's shared memory)
-    region: tuple[Atom, ...]  # lanes that reach the instruction
-    predicate: tuple[Atom, ...]  # lanes, among those, whose access is not predicated off
+    region: tuple[Atom, ...]  # lanes that reach the instruction (a formula for machine-code sites)
+    predicate: tuple[Atom, ...]  # lanes, among those, whose access is not predicated off (likewise)
     dims: tuple[tuple[str, int], ...]  # launch dimensions in scope and their extents
+    pc: int | None = None  # the SASS instruction (machine-code sites; hand models have none)
 
 
 def _atoms(cond) -> tuple[Atom, ...]:

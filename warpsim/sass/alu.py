@@ -1,0 +1,308 @@
+"""Integer and floating-point arithmetic of SASS on warpsim's register values (pure functions).
+
+Integers are `Sym`s (affine in the launch dimensions, a per-thread part; see values.py). What is
+affine stays exact: sums, products by a value the same for every thread and dimension-free, shifts
+and bitwise operations whose dimension coefficients leave the bits they touch alone. Anything else
+on a value that depends on a dimension raises NotAffine, which the engine turns into a refusal
+naming the instruction; on values of the threads alone (no dimension) every operation is computed
+exactly with numpy, 32-bit wrap-around included.
+
+Floating point is computed only on values of the threads alone (constants: a parameter, a loop
+bound's reciprocal in nvcc's integer-division sequence), in float32/float16/float64 as the
+opcode says; a float of anything else is Opaque.
+
+Limitations: MUFU.RCP is computed as the correctly rounded reciprocal, where the hardware's is
+within 1 ulp of it; nvcc uses it only as the first guess of an integer division that corrects
+itself, so the quotient is the same. Other MUFU functions are Opaque.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from warpsim.sass.values import MASK32, TWO32, Env, NotAffine, const, norm, signed, split_low, two_adic, unsigned
+from warpsim.symbolic import Sym
+
+
+def thread_only(*values) -> bool:
+    return all(isinstance(v, Sym) and not v.coef for v in values)
+
+
+def u32(v: Sym) -> np.ndarray:
+    """The register bits of a dimension-free value as uint32-valued int64."""
+    return np.asarray(v.thread, dtype=np.int64) & MASK32
+
+
+def i32(v: Sym) -> np.ndarray:
+    return np.asarray(norm(v).thread, dtype=np.int64)
+
+
+def from_bits(bits) -> Sym:
+    return norm(const(np.asarray(bits, dtype=np.int64)))
+
+
+# -- integer ----------------------------------------------------------------------------------------
+
+def mul(a: Sym, b: Sym) -> Sym:
+    """a * b modulo 2**32 (the representative is the exact product)."""
+    if a.coef and b.coef:
+        raise NotAffine("a product of two values that both depend on block or loop indices")
+    if b.coef:
+        a, b = b, a
+    if a.coef:
+        t = np.asarray(b.thread)
+        if t.ndim and not np.all(t == t.flat[0]):
+            raise NotAffine("a block/loop-dependent value times a value that differs per thread")
+        k = int(t.flat[0]) if t.ndim else int(t)
+        return Sym({d: c * k for d, c in a.coef.items() if c * k}, np.asarray(a.thread, dtype=np.int64) * k)
+    return norm(const(i32(a) * i32(b)))
+
+
+def mul_wide(a: Sym, b: Sym, env: Env, is_signed: bool) -> Sym:
+    """The exact 64-bit product of two 32-bit registers (IMAD.WIDE[.U32])."""
+    ext = signed if is_signed else unsigned
+    a, b = ext(a, env), ext(b, env)
+    if thread_only(a, b):
+        x = np.asarray(a.thread, dtype=np.int64)
+        y = np.asarray(b.thread, dtype=np.int64)
+        if is_signed:
+            return const(x * y)
+        return const((x.astype(np.uint64) * y.astype(np.uint64)).astype(np.int64))  # mod 2**64
+    return mul(a, b)
+
+
+def mul_hi(a: Sym, b: Sym, is_signed: bool) -> Sym:
+    """High 32 bits of the 64-bit product (IMAD.HI), for values of the threads alone."""
+    if not thread_only(a, b):
+        raise NotAffine("the high half of a product of block/loop-dependent values (an integer division?)")
+    if is_signed:
+        p = i32(a) * i32(b)
+        return from_bits(p >> 32)
+    p = u32(a).astype(np.uint64) * u32(b).astype(np.uint64)
+    return from_bits((p >> np.uint64(32)).astype(np.int64))
+
+
+def shl(a: Sym, s: int) -> Sym:
+    return a * (1 << s) if s else a
+
+
+def shr(a: Sym, s: int, env: Env, arithmetic: bool) -> Sym:
+    """a >> s of a 32-bit register (arithmetic or logical)."""
+    if s == 0:
+        return a
+    if s >= 32:
+        s = 31 if arithmetic else 32
+    x = signed(a, env) if arithmetic else unsigned(a, env)
+    if not x.coef:
+        return from_bits(np.asarray(x.thread, dtype=np.int64) >> s)
+    from warpsim.sass.values import floor_div_pow2
+
+    return floor_div_pow2(x, s)
+
+
+def shift_amount(v: Sym) -> int | np.ndarray:
+    if v.coef:
+        raise NotAffine("a shift by an amount that depends on block or loop indices")
+    t = u32(v)
+    if np.ndim(t) and np.all(t == t.flat[0]):
+        return int(t.flat[0])
+    return t if np.ndim(t) else int(t)
+
+
+def lop3(a: Sym, b: Sym, c: Sym, lut: int) -> Sym:
+    """Bitwise f(a, b, c) where `lut` is f(0xF0, 0xCC, 0xAA).
+
+    Values with dimensions: write each as high + low, low = its thread part's bits below 2**m,
+    where every dimension coefficient is a multiple of 2**m; f acts on the low bits per thread,
+    and on the high bits it must be affine: at most one operand may have high bits other than all
+    zeros or all ones, and f restricted to that operand is then 0, x, ~x or all ones."""
+    if thread_only(a, b, c):
+        return from_bits(_lut(u32(a), u32(b), u32(c), lut))
+    ops = [a, b, c]
+    dims = [i for i, v in enumerate(ops) if v.coef]
+    if len(dims) > 1:
+        raise NotAffine("a bitwise operation combining two block/loop-dependent values")
+    (i,) = dims
+    # Split at bit m, where every dimension coefficient of operand i is a multiple of 2**m: the low
+    # bits are per thread; on the high bits f must be the same function g of operand i's bit at every
+    # position and in every thread (given the bits the other operands have there), and g must be one
+    # of 0, x, ~x, 1: then the high part is affine.
+    m = two_adic(ops[i])
+    if m == 0:
+        raise NotAffine("a bitwise operation on a block/loop-dependent value whose low bit varies")
+    top = MASK32 & ~((1 << m) - 1)  # the bits at and above m
+    present = []  # per operand: the bit values it has somewhere at and above m
+    for j, v in enumerate(ops):
+        if j == i:
+            present.append((0, 1))
+            continue
+        hi = np.atleast_1d(np.asarray(v.thread, dtype=np.int64) & MASK32 & top)
+        present.append(tuple(x for x, there in ((0, bool(np.any(hi != top))), (1, bool(np.any(hi != 0)))) if there))
+    functions = set()
+    for bj in present[(i + 1) % 3]:
+        for bk in present[(i + 2) % 3]:
+            bits = {i: None, (i + 1) % 3: bj, (i + 2) % 3: bk}
+
+            def f_at(x: int) -> int:
+                v = [x if j == i else bits[j] for j in range(3)]
+                return (lut >> (4 * v[0] + 2 * v[1] + v[2])) & 1
+
+            functions.add((f_at(0), f_at(1)))
+    if len(functions) != 1:
+        raise NotAffine("a bitwise operation whose effect on the bits of a block/loop index differs "
+                        "from bit to bit (a mask that keeps some of them)")
+    highs, lows = zip(*(split_low(v, m) for v in ops))
+    low = _lut(*(np.asarray(x, dtype=np.int64) for x in lows), lut) & ((1 << m) - 1)
+    hx = highs[i]
+    g = functions.pop()
+    if g == (0, 0):
+        high = const(0)
+    elif g == (0, 1):
+        high = hx
+    elif g == (1, 1):
+        high = const(top)
+    else:  # ~x on the high bits: top - x
+        high = const(top) - hx
+    return high + const(low)
+
+
+def _lut(a, b, c, lut: int):
+    out = np.zeros(np.broadcast(a, b, c).shape, dtype=np.int64)
+    for i in range(8):
+        if lut >> i & 1:
+            term = (a if i & 4 else ~a) & (b if i & 2 else ~b) & (c if i & 1 else ~c)
+            out |= term
+    return out & MASK32
+
+
+def absolute(a: Sym, env: Env) -> Sym:
+    from warpsim.sass.values import bounds
+
+    x = signed(a, env)
+    if not x.coef:
+        return from_bits(np.abs(np.asarray(x.thread, dtype=np.int64)))
+    lo, hi = bounds(x, env)
+    if lo >= 0:
+        return x
+    if hi < 0:
+        return -x
+    raise NotAffine("the absolute value of a block/loop-dependent value of either sign")
+
+
+def popc(a: Sym) -> Sym:
+    if not thread_only(a):
+        raise NotAffine("a population count of a block/loop-dependent value")
+    t = u32(a)
+    count = np.zeros_like(t)
+    for i in range(32):
+        count += (t >> i) & 1
+    return const(count)
+
+
+def flo(a: Sym, is_signed: bool, shift_amount_mode: bool) -> Sym:
+    if not thread_only(a):
+        raise NotAffine("a leading-one search on a block/loop-dependent value")
+    t = u32(a)
+    if is_signed:
+        t = np.where(t & (1 << 31), ~t & MASK32, t)
+    pos = np.full(np.shape(t), -1, dtype=np.int64)
+    for i in range(32):
+        pos = np.where((t >> i) & 1, i, pos)
+    if shift_amount_mode:
+        pos = np.where(pos >= 0, 31 - pos, -1)
+    return from_bits(pos & MASK32)
+
+
+def brev(a: Sym) -> Sym:
+    if not thread_only(a):
+        raise NotAffine("a bit reversal of a block/loop-dependent value")
+    t, out = u32(a), 0
+    out = np.zeros_like(t)
+    for i in range(32):
+        out |= ((t >> i) & 1) << (31 - i)
+    return from_bits(out)
+
+
+def prmt(a: Sym, sel: Sym, b: Sym) -> Sym:
+    """Byte permute: result byte i = byte (sel's nibble i) of the 8 bytes b:a."""
+    if not thread_only(a, sel, b):
+        raise NotAffine("a byte permute of a block/loop-dependent value")
+    x = (u32(b).astype(np.uint64) << np.uint64(32)) | u32(a).astype(np.uint64)
+    s = u32(sel)
+    out = np.zeros(np.broadcast(x, s).shape, dtype=np.int64)
+    for i in range(4):
+        nib = (s >> (4 * i)) & 0xF
+        byte = ((x >> (8 * (nib & 7)).astype(np.uint64)) & np.uint64(0xFF)).astype(np.int64)
+        byte = np.where(nib & 8, np.where(byte & 0x80, 0xFF, 0), byte)  # sign replicate
+        out |= byte << (8 * i)
+    return from_bits(out)
+
+
+def bmsk(pos: Sym, width: Sym) -> Sym:
+    if not thread_only(pos, width):
+        raise NotAffine("a bit mask of block/loop-dependent width")
+    p, w = u32(pos) & 31, np.minimum(u32(width), 32)
+    return from_bits((((1 << w) - 1) << p) & MASK32)
+
+
+def sign_extend(a: Sym, bits: int, is_signed: bool) -> Sym:
+    """I2I / PRMT-style narrowing: the low `bits` of a, sign- or zero-extended."""
+    if not thread_only(a):
+        raise NotAffine(f"a {bits}-bit conversion of a block/loop-dependent value")
+    t = u32(a) & ((1 << bits) - 1)
+    if is_signed:
+        t = np.where(t & (1 << (bits - 1)), t - (1 << bits), t)
+    return from_bits(t)
+
+
+# -- floating point: values of the threads alone -------------------------------------------------------
+
+def f32(v: Sym) -> np.ndarray:
+    return u32(v).astype(np.uint32).view(np.float32)
+
+
+def from_f32(x) -> Sym:
+    return from_bits(np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.int64))
+
+
+def fimm(text: str) -> float:
+    t = text.upper().lstrip("+")
+    neg = t.startswith("-")
+    t = t.lstrip("-")
+    value = float("inf") if t == "INF" else float("nan") if t in ("QNAN", "NAN") else float(t)
+    return -value if neg else value
+
+
+def f16_bits(x: float) -> int:
+    return int(np.array(x, dtype=np.float16).view(np.uint16))
+
+
+def f2i(x: np.ndarray, is_signed: bool, bits: int, rounding: str) -> np.ndarray:
+    """Float -> integer with saturation (NaN -> 0), as F2I does."""
+    x = np.asarray(x, dtype=np.float64)
+    r = {"TRUNC": np.trunc, "FLOOR": np.floor, "CEIL": np.ceil}.get(rounding, np.rint)(x)
+    lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if is_signed else (0, (1 << bits) - 1)
+    r = np.where(np.isnan(r), 0, np.clip(r, lo, hi))
+    return r.astype(np.int64)
+
+
+def i2f(v: Sym, is_signed: bool, rounding: str) -> np.ndarray:
+    """Integer -> float32 with the opcode's rounding (.RP: towards +inf, .RM: -inf, .RZ: zero)."""
+    t = i32(v) if is_signed else u32(v)
+    exact = t.astype(np.float64)
+    nearest = exact.astype(np.float32)
+    if rounding in ("RP", "RM", "RZ"):
+        back = nearest.astype(np.float64)
+        up = np.nextafter(nearest, np.float32(np.inf))
+        down = np.nextafter(nearest, np.float32(-np.inf))
+        if rounding == "RP":
+            nearest = np.where(back < exact, up, nearest)
+        elif rounding == "RM":
+            nearest = np.where(back > exact, down, nearest)
+        else:
+            toward = np.where(exact >= 0, np.where(back > exact, down, nearest), np.where(back < exact, up, nearest))
+            nearest = toward
+    return nearest.astype(np.float32)
+
+
+TWO32_F = float(TWO32)

@@ -1,0 +1,184 @@
+"""Any kernel, exact from its machine code: a launch -> the same `Analysis` the hand models give.
+
+    source (.cu) --toolchain--> cubin --program--> instructions, loops
+    launch (grid, block, --arg) --------------------> constant bank, buffers
+    machine (symbolic) --> one Site per memory instruction --fast.count_site--> rows
+
+`analyze_launch` is the fast path (any size, exact); `brute_force` runs the same machine code
+concretely for every block (the reference the fast path is tested against; small launches).
+Rows are per (space, array, op): `array` is the pointer parameter's name or the `__shared__`
+variable's; `by_line` gives one row per source line, `by_pc` one per SASS instruction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from warpsim import toolchain
+from warpsim.counts import Analysis, Row
+from warpsim.errors import UsageError
+from warpsim.fast import count_site
+from warpsim.sass import launch as L
+from warpsim.sass.machine import Access, Machine
+from warpsim.sass.program import Program, load
+from warpsim.sass.values import EngineError
+from warpsim.tally import tally
+from warpsim.trace import Site
+
+SPACE_ORDER = {"global": 0, "shared": 1, "local": 2}
+
+
+@dataclass
+class Kernel:
+    """A compiled entry point and one launch of it."""
+
+    program: Program
+    launch: L.KernelLaunch
+    source_path: Path | None  # the .cu, when known
+    cubin_path: Path
+
+    @property
+    def name(self) -> str:
+        return self.program.name
+
+
+def compile_kernel(path: Path | str, entry: str | None) -> tuple[Program, Path | None, Path]:
+    """A `.cu` (compiled with the pinned nvcc, cached) or a `.cubin`, and its entry point; with
+    no entry given, the file's only kernel."""
+    path = Path(path)
+    if not path.is_file():
+        raise UsageError(f"no such file: {path}")
+    if path.suffix == ".cubin":
+        cubin, source = path, None
+    elif path.suffix in (".cu", ".cuh"):
+        cubin, source = toolchain.build_cubin(path), path
+    else:
+        raise UsageError(f"{path.name}: give a CUDA source (.cu) or a cubin (.cubin)")
+    if entry is None:
+        from warpsim.sass.cubin import read_cubin
+
+        functions = read_cubin(cubin).functions
+        if len(functions) != 1:
+            names = ", ".join(sorted(f.source_name for f in functions.values()))
+            raise UsageError(f"{path.name} has {len(functions)} kernels; pick one with --entry ({names})")
+        entry = next(iter(functions))
+    program = load(cubin, entry)
+    if source is None:  # a cubin's line table names its source; use it for parameter names
+        files = {i.file for i in program.instructions if i.file}
+        candidates = [Path(f) for f in files if Path(f).is_file() and Path(f).suffix in (".cu", ".cuh")]
+        source = candidates[0] if len(candidates) == 1 else None
+    return program, source, cubin
+
+
+def prepare(path, entry, grid: str, block: str, args: list[str] | dict) -> Kernel:
+    """Compile (or read) the kernel and bind one launch; every refusal is one UsageError."""
+    program, source, cubin = compile_kernel(path, entry)
+    params, warnings = L.resolve_params(program.function, L.read_source(source))
+    texts = args if isinstance(args, dict) else L.parse_args(list(args))
+    bound = L.bind(program.function, params, {k: str(v) for k, v in texts.items()}, grid, block, warnings)
+    return Kernel(program, bound, source, cubin)
+
+
+def _site(access: Access) -> Site:
+    ins = access.ins
+    return Site(access.space, access.array, access.op, access.width, ins.line or 0, access.address,
+                access.cond, access.pred, tuple(access.env.extents.items()), ins.pc)
+
+
+def trace(kernel: Kernel) -> tuple[list[Site], int]:
+    """Run the machine code symbolically: one Site per memory instruction (per path through it)."""
+    sites: list[Site] = []
+    launch = kernel.launch.launch(kernel.program.function.shared_vars)
+    m = Machine(kernel.program, launch, lambda a: sites.append(_site(a)))
+    try:
+        m.run()
+    except EngineError as e:
+        raise UsageError(f"{kernel.name}: {e}") from None
+    return sites, m.threads
+
+
+def _row_key(space, array, op, line, pc, by_line, by_pc):
+    if by_pc:
+        return (pc, space, array, op)
+    if by_line:
+        return (line, space, array, op)
+    return (space, array, op)
+
+
+def _rows(items, by_line: bool, by_pc: bool) -> list[Row]:
+    rows: dict[tuple, Row] = {}
+    for (space, array, op, width, line, pc), counts in items:
+        key = _row_key(space, array, op, line, pc, by_line, by_pc)
+        row = rows.get(key)
+        if row is None:
+            row = Row(space, array, op, width, line=line if (by_line or by_pc) else None)
+            if by_pc:
+                row.pc = pc
+            rows[key] = row
+        row.width = max(row.width, width)
+        row.add(**counts)
+    ordered = sorted(rows.values(), key=lambda r: (getattr(r, "pc", 0) if by_pc else (r.line or 0) if by_line else 0,
+                                                    SPACE_ORDER.get(r.space, 9), r.array, r.op))
+    return ordered
+
+
+def analysis(kernel: Kernel, rows: list[Row], engine: str) -> Analysis:
+    k = kernel.launch
+    get = k.scalars.get
+    return Analysis(kernel.name, get("M"), get("N"), get("K"), k.block, k.grid, rows, list(k.warnings),
+                    params=dict(k.scalars), source=str(kernel.source_path) if kernel.source_path else None,
+                    engine=engine)
+
+
+def analyze_launch(kernel: Kernel, by_line: bool = False, by_pc: bool = False) -> Analysis:
+    """Exact counts for the whole launch, without enumerating it."""
+    sites, threads = trace(kernel)
+    items = []
+    for s in sites:
+        counts = count_site(s, threads)
+        items.append(((s.space, s.array, s.op, s.width, s.line, s.pc), counts))
+    return analysis(kernel, _rows(items, by_line, by_pc), "sass")
+
+
+def brute_force(kernel: Kernel, by_line: bool = False, by_pc: bool = False, chunk_threads: int = 1 << 15,
+                max_blocks: int = 1 << 16) -> Analysis:
+    """Every block, every iteration, every thread executed concretely (the reference)."""
+    k = kernel.launch
+    gx, gy, gz = k.grid
+    total = gx * gy * gz
+    if total > max_blocks:
+        raise UsageError(f"brute force is for small launches: {total} blocks > {max_blocks}")
+    z, y, x = np.meshgrid(np.arange(gz), np.arange(gy), np.arange(gx), indexing="ij")
+    blocks = np.stack([x.ravel(), y.ravel(), z.ravel()], axis=1)
+    launch = k.launch(kernel.program.function.shared_vars)
+    threads = -(-launch.threads // 32) * 32
+    per = max(1, chunk_threads // threads)
+    items = []
+
+    def record(a: Access) -> None:
+        n = len(m.linear)
+        addr = np.broadcast_to(np.asarray(a.address.thread, dtype=np.int64), (n,)).reshape(-1, 32)
+        reach = _mask(a.cond, n)
+        live = reach & _mask(a.pred, n)
+        counts = tally(a.space, a.width, addr, live.reshape(-1, 32), reach.reshape(-1, 32).any(axis=1),
+                       np.ones(n // 32, dtype=np.int64))
+        items.append(((a.space, a.array, a.op, a.width, a.ins.line or 0, a.ins.pc), counts))
+
+    for lo in range(0, total, per):
+        m = Machine(kernel.program, launch, record, blocks=blocks[lo:lo + per])
+        try:
+            m.run()
+        except EngineError as e:
+            raise UsageError(f"{kernel.name}: {e}") from None
+    return analysis(kernel, _rows(items, by_line, by_pc), "brute force")
+
+
+def _mask(f, n: int) -> np.ndarray:
+    from warpsim import formula as F
+
+    if not isinstance(f, F.Const):
+        raise EngineError("a condition left symbolic in the concrete run")
+    return np.broadcast_to(np.asarray(f.mask, dtype=bool), (n,))

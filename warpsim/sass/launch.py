@@ -1,0 +1,362 @@
+"""A user's launch of any kernel: its source or cubin, entry point, grid, block and arguments.
+
+    warpsim analyze kernels/transpose.cu --entry 'transpose_tiled<1>' --block 32x8 \\
+        --grid 'cdiv(N,32),cdiv(M,32)' --arg M=1000 --arg N=1030
+
+Parameters are named as in the kernel's signature, read from the `.cu` source (a `.cubin` is read
+with the source its line table names, when that file exists, else its parameters are `p0`,
+`p1`, ...). Types come from the demangled name (C++ entries) or the source (extern "C"), sizes
+from the cubin. Every scalar parameter needs `--arg NAME=VALUE` (an int, or a float); every pointer
+parameter is its own 256-byte-aligned buffer, as cudaMalloc gives, unless `--arg NAME=TYPE[COUNT]`
+declares its element type and count (for out-of-bounds warnings). `--grid` items are integer
+expressions over the scalar arguments with + - * // % ( ) and cdiv(a, b).
+
+The buffers sit 2**40 bytes apart, each 2**28 bytes past a 4 GiB boundary: 256-byte aligned (so
+sector and line counts are those of any cudaMalloc'd buffer), and a buffer of up to 3.75 GiB never
+has its address's high word change, so 64-bit pointer arithmetic stays affine.
+
+Limitations: struct parameters passed by value are refused; a kernel's `__constant__` data and
+`blockDim`-dependent code paths are handled (blockDim is in the constant bank), textures and
+surfaces are not.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from warpsim.errors import UsageError
+from warpsim.sass.cubin import Function
+from warpsim.sass.machine import Buffer, Launch
+
+BUFFER_STRIDE = 1 << 40
+BUFFER_OFFSET = 1 << 28
+ELEMENT_BYTES = {"float": 4, "double": 8, "half": 2, "__half": 2, "float2": 8, "float4": 16, "int": 4,
+                 "unsigned": 4, "char": 1, "short": 2, "long": 8, "int2": 8, "int4": 16, "bfloat16": 2,
+                 "__nv_bfloat16": 2, "uint8_t": 1, "int8_t": 1, "int32_t": 4, "uint32_t": 4, "int64_t": 8}
+FLOAT_TYPES = {"float", "double", "half", "__half", "__nv_bfloat16", "bfloat16"}
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    ctype: str  # as written (`const float *`, `int`)
+    size: int  # bytes, from the cubin
+    offset: int  # bytes into the parameter block
+
+    @property
+    def pointer(self) -> bool:
+        return "*" in self.ctype
+
+    @property
+    def base_type(self) -> str:
+        words = [w for w in re.split(r"[\s*&]+", self.ctype)
+                 if w and w not in ("const", "volatile", "__restrict__", "restrict", "struct", "signed")]
+        return " ".join(words) or "int"
+
+    @property
+    def is_float(self) -> bool:
+        return not self.pointer and self.base_type in FLOAT_TYPES
+
+
+@dataclass
+class KernelLaunch:
+    """Everything a launch fixes, resolved: the parameters with their values and the buffers."""
+
+    function: Function
+    params: list[Param]
+    scalars: dict  # name -> int | float
+    buffers: dict  # pointer name -> (element type, count) or None
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    warnings: list[str] = field(default_factory=list)
+
+    def launch(self, shared_vars=()) -> Launch:
+        cbank = {}
+        for i, axis in enumerate(self.block):
+            cbank[0x0 + 4 * i] = axis
+        for i, axis in enumerate(self.grid):
+            cbank[0xC + 4 * i] = axis
+        cbank[0x28] = 0x00FFFC00  # the stack pointer (local memory)
+        base = self.function.param_base
+        buffers = []
+        for p in self.params:
+            at = base + p.offset
+            if p.pointer:
+                address = self.address_of(p.name)
+                cbank[at], cbank[at + 4] = address & 0xFFFFFFFF, address >> 32
+                decl = self.buffers.get(p.name)
+                nbytes = ELEMENT_BYTES.get(decl[0], 4) * decl[1] if decl else None
+                buffers.append(Buffer(p.name, address, nbytes))
+                continue
+            bits = _bits(p, self.scalars[p.name])
+            for k in range(0, max(p.size, 4), 4):
+                cbank[at + k] = (bits >> (8 * k)) & 0xFFFFFFFF
+        return Launch(self.grid, self.block, cbank, tuple(buffers), tuple(shared_vars))
+
+    def address_of(self, name: str) -> int:
+        pointers = [p.name for p in self.params if p.pointer]
+        return (pointers.index(name) + 1) * BUFFER_STRIDE + BUFFER_OFFSET
+
+
+def _bits(p: Param, value) -> int:
+    """A scalar argument as the bytes the kernel reads (little-endian integer)."""
+    t = p.base_type
+    if p.is_float:
+        if p.size == 8:
+            return int(np.array(value, dtype=np.float64).view(np.uint64))
+        if p.size == 2 or t in ("half", "__half"):
+            return int(np.array(value, dtype=np.float16).view(np.uint16))
+        return int(np.array(value, dtype=np.float32).view(np.uint32))
+    v = int(value)
+    return v & ((1 << (8 * p.size)) - 1)
+
+
+# -- signatures ---------------------------------------------------------------------------------------
+
+def _split_top(text: str, sep: str = ",") -> list[str]:
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "<([{":
+            depth += 1
+        elif ch in ">)]}":
+            depth -= 1
+        if ch == sep and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    if "".join(cur).strip():
+        out.append("".join(cur).strip())
+    return out
+
+
+def _strip_comments(text: str) -> str:
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    return re.sub(r"//[^\n]*", " ", text)
+
+
+def source_signature(source: str, name: str) -> list[tuple[str, str]] | None:
+    """(type, name) of each parameter of the `__global__` function `name` (template arguments
+    dropped) in a CUDA source, or None if it is not found there."""
+    base = name.split("<")[0].strip()
+    text = _strip_comments(source)
+    for m in re.finditer(r"__global__[^;{]*?\b" + re.escape(base) + r"\s*\(", text):
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            i += 1
+        inside = text[m.end():i - 1].strip()
+        if inside in ("", "void"):
+            return []
+        params = []
+        for part in _split_top(inside):
+            part = part.split("=")[0].strip()
+            mm = re.match(r"^(.*?)([A-Za-z_]\w*)\s*(\[[^\]]*\])?$", part)
+            if not mm:
+                return None
+            ctype = mm[1].strip() + (" *" if mm[3] else "")
+            params.append((ctype, mm[2]))
+        return params
+    return None
+
+
+def demangled_types(demangled: str) -> list[str] | None:
+    """Parameter types of a demangled C++ signature (`void k<1>(int, float const*)`), or None."""
+    if not demangled.endswith(")") or "(" not in demangled:
+        return None
+    depth = 0
+    for i in range(len(demangled) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(demangled[i], 0)
+        if depth == 0:
+            inside = demangled[i + 1:-1]
+            return [] if inside.strip() in ("", "void") else _split_top(inside)
+    return None
+
+
+def resolve_params(function: Function, source: str | None) -> tuple[list[Param], list[str]]:
+    """The entry point's parameters, named from the source; (params, warnings)."""
+    warnings = []
+    sig = source_signature(source, function.source_name) if source else None
+    types = demangled_types(function.demangled)
+    n = len(function.params)
+    if sig is not None and len(sig) != n:
+        warnings.append(f"the source's signature of {function.source_name} has {len(sig)} parameters, "
+                        f"the cubin {n}: parameters are named p0..p{n - 1}")
+        sig = None
+    if sig is None and source is not None and not warnings:
+        warnings.append(f"{function.source_name}'s signature was not found in the source: "
+                        f"parameters are named p0..p{n - 1}")
+    params = []
+    for i, cp in enumerate(function.params):
+        ctype = types[i] if types and len(types) == n else (sig[i][0] if sig else "")
+        if not ctype:
+            ptx = function.ptx_param_types[i] if i < len(function.ptx_param_types) else ""
+            ctype = {".f32": "float", ".f64": "double", ".u64": "void *"}.get(ptx, "int")
+        if sig is not None and not types:
+            ctype = sig[i][0]
+        name = sig[i][1] if sig else f"p{i}"
+        params.append(Param(name, ctype, cp.size, cp.offset))
+    return params, warnings
+
+
+# -- expressions ----------------------------------------------------------------------------------------
+
+_ALLOWED = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Name, ast.Call, ast.Load,
+            ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.USub, ast.UAdd)
+
+
+def eval_int(text: str, names: dict, what: str) -> int:
+    """An integer expression over `names` with + - * // % ( ) and cdiv(a, b)."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError:
+        raise UsageError(f"{what} {text!r} does not parse: use integers, argument names, + - * // % "
+                         "and cdiv(a, b), e.g. 'cdiv(N,32)'") from None
+    for node in ast.walk(tree):
+        if not isinstance(node, _ALLOWED):
+            raise UsageError(f"{what} {text!r}: {type(node).__name__} is not allowed (only + - * // % "
+                             "( ) and cdiv(a, b) over integers and argument names)")
+        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id == "cdiv"
+                                               and len(node.args) == 2 and not node.keywords):
+            raise UsageError(f"{what} {text!r}: the only function is cdiv(a, b)")
+        if isinstance(node, ast.Constant) and (not isinstance(node.value, int) or isinstance(node.value, bool)):
+            raise UsageError(f"{what} {text!r}: {node.value!r} is not an integer")
+
+    def ev(node):
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Name):
+            if node.id == "cdiv":
+                raise UsageError(f"{what} {text!r}: cdiv needs two arguments")
+            if node.id not in names:
+                known = ", ".join(sorted(names)) or "none"
+                raise UsageError(f"{what} {text!r} names {node.id!r}, which is not a scalar argument "
+                                 f"(the scalar arguments: {known})")
+            v = names[node.id]
+            if not isinstance(v, int):
+                raise UsageError(f"{what} {text!r}: {node.id} is not an integer argument")
+            return v
+        if isinstance(node, ast.UnaryOp):
+            v = ev(node.operand)
+            return -v if isinstance(node.op, ast.USub) else v
+        if isinstance(node, ast.Call):
+            a, b = ev(node.args[0]), ev(node.args[1])
+            if b == 0:
+                raise UsageError(f"{what} {text!r}: cdiv by zero")
+            return -(-a // b)
+        a, b = ev(node.left), ev(node.right)
+        if isinstance(node.op, (ast.FloorDiv, ast.Mod)) and b == 0:
+            raise UsageError(f"{what} {text!r}: division by zero")
+        return {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}.get(type(node.op)) if not isinstance(
+            node.op, (ast.FloorDiv, ast.Mod)) else (a // b if isinstance(node.op, ast.FloorDiv) else a % b)
+
+    return int(ev(tree))
+
+
+def parse_dim3(text: str, names: dict, what: str) -> tuple[int, int, int]:
+    """'32x8', '256', '32x8x1' (block) or 'cdiv(N,32),cdiv(M,32)' (grid) -> (x, y, z)."""
+    sep = "," if "," in text or what == "--grid" else "x"
+    items = _split_top(text, sep) if sep == "," else [t.strip() for t in re.split(r"[xX]", text)]
+    if not 1 <= len(items) <= 3 or any(not i for i in items):
+        raise UsageError(f"{what} {text!r} must have one to three items, e.g. --block 32x8 or "
+                         "--grid 'cdiv(N,32),cdiv(M,32)'")
+    values = [eval_int(i, names, what) for i in items]
+    while len(values) < 3:
+        values.append(1)
+    if any(v < 1 for v in values):
+        raise UsageError(f"{what} {text!r} gives {tuple(values)}: every side must be at least 1")
+    return tuple(values)
+
+
+_ARG = re.compile(r"^\s*([A-Za-z_]\w*)\s*=\s*(.+?)\s*$")
+_DECL = re.compile(r"^([A-Za-z_]\w*)\s*\[(.+)\]$")
+
+
+def parse_args(texts: list[str]) -> dict[str, str]:
+    out = {}
+    for t in texts:
+        m = _ARG.match(t)
+        if not m:
+            raise UsageError(f"--arg {t!r} must be NAME=VALUE (e.g. --arg M=1024) or NAME=TYPE[COUNT] "
+                             "(e.g. --arg A='float[M*K]')")
+        if m[1] in out:
+            raise UsageError(f"--arg {m[1]} is given twice")
+        out[m[1]] = m[2]
+    return out
+
+
+def _scalar(p: Param, text: str):
+    try:
+        if p.is_float:
+            return float(text)
+        return int(text, 0)
+    except ValueError:
+        kind = "a number" if p.is_float else "an integer"
+        raise UsageError(f"--arg {p.name}={text}: {p.name} is `{p.ctype}`, so its value must be {kind}") from None
+
+
+def bind(function: Function, params: list[Param], args: dict[str, str], grid: str, block: str,
+         warnings: list[str]) -> KernelLaunch:
+    """Check the arguments against the signature and evaluate the launch."""
+    signature = ", ".join(f"{p.ctype} {p.name}".strip() for p in params)
+    names = {p.name for p in params}
+    unknown = sorted(set(args) - names)
+    if unknown:
+        raise UsageError(f"--arg {unknown[0]}: {function.source_name} has no parameter of that name; "
+                         f"its signature: ({signature})")
+    scalars, buffers = {}, {}
+    for p in params:
+        text = args.get(p.name)
+        if p.pointer:
+            if text is None:
+                buffers[p.name] = None
+                continue
+            m = _DECL.match(text.replace(" ", ""))
+            if not m:
+                raise UsageError(f"--arg {p.name}={text}: {p.name} is a pointer; give TYPE[COUNT], "
+                                 f"e.g. --arg {p.name}='float[M*K]', or leave it out")
+            buffers[p.name] = (m[1], m[2])
+            continue
+        if p.size > 8 or (not p.is_float and p.base_type not in ELEMENT_BYTES and p.base_type.split()[-1] not in
+                          ("int", "long", "short", "char", "unsigned", "size_t", "bool", "int32_t", "uint32_t",
+                           "int64_t", "uint64_t")):
+            raise UsageError(f"parameter {p.name} is `{p.ctype}` ({p.size} bytes): warpsim takes int and float "
+                             "scalars and pointers, not structures by value")
+        if text is None:
+            raise UsageError(f"--arg {p.name}=VALUE is missing; {function.source_name}'s signature: ({signature})")
+        scalars[p.name] = _scalar(p, text)
+    ints = {k: v for k, v in scalars.items() if isinstance(v, int)}
+    for name, decl in list(buffers.items()):
+        if decl is not None:
+            kind, count = decl
+            if kind not in ELEMENT_BYTES:
+                raise UsageError(f"--arg {name}={kind}[{count}]: unknown element type {kind!r} "
+                                 f"(known: {', '.join(sorted(ELEMENT_BYTES))})")
+            buffers[name] = (kind, eval_int(count, ints, f"--arg {name}"))
+    g = parse_dim3(grid, ints, "--grid")
+    b = parse_dim3(block, ints, "--block")
+    threads = b[0] * b[1] * b[2]
+    if threads > 1024:
+        raise UsageError(f"--block {block} has {threads} threads; CUDA allows at most 1024 per block")
+    if b[2] > 64:
+        raise UsageError(f"--block {block}: blockDim.z is at most 64")
+    if g[0] > 2**31 - 1 or g[1] > 65535 or g[2] > 65535:
+        warnings.append(f"grid {g[0]}x{g[1]}x{g[2]} exceeds CUDA's limits (x < 2^31, y and z <= 65535): "
+                        "the real launch would fail; warpsim counts it anyway")
+    return KernelLaunch(function, params, scalars, buffers, g, b, warnings)
+
+
+def read_source(path: Path | None) -> str | None:
+    if path is None or not Path(path).is_file():
+        return None
+    try:
+        return Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None

@@ -1,0 +1,196 @@
+"""What a register holds while the SASS engine runs one block of threads symbolically.
+
+    Sym       an integer affine in the launch dimensions (block indices, loop counters) with a
+              per-thread part (warpsim.symbolic.Sym); a 32-bit register holds it modulo 2**32.
+              The representative is exact: interpreting it as signed or unsigned 32 bits, or as
+              half of a 64-bit pair, takes the window its range lies in (`signed`, `unsigned`),
+              and a range that straddles a window (the real register wraps inside the launch)
+              is refused rather than guessed.
+    Opaque    data: a value loaded from memory, a float, anything that must not reach an address
+              or a branch (the engine stops with the instruction's pc and line if it does).
+    Poison    a value the analysis could not follow (why is kept for the message).
+    Select    a per-thread choice between two values, by a condition (a guarded write, or two
+              paths meeting); resolved where the condition is known.
+    PredPack  predicates packed into a register by P2R, unpacked by R2P or a bit test.
+
+Predicate registers hold formulas (warpsim.formula), or Opaque/Poison.
+
+Ranges are over the box of the dimensions in scope (`Env.extents`: each dimension from 0 to its
+extent - 1) and every thread of the block: conservative, so a value the launch never drives
+across a window can still be refused; never the other way round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from warpsim import formula as F
+from warpsim.symbolic import Sym
+
+TWO32 = 1 << 32
+TWO31 = 1 << 31
+MASK32 = TWO32 - 1
+
+
+class EngineError(Exception):
+    """The engine cannot count this kernel exactly; `str(e)` says why (pc and line are added)."""
+
+
+class NotAffine(EngineError):
+    pass
+
+
+@dataclass(frozen=True)
+class Opaque:
+    origin: str = "data"  # e.g. "LDG at pc 0x240", "FFMA"
+
+
+@dataclass(frozen=True)
+class Poison:
+    why: str
+
+
+@dataclass(frozen=True, eq=False)
+class Select:
+    cond: F.Formula
+    then: object
+    other: object
+
+
+@dataclass(frozen=True, eq=False)
+class PredPack:
+    base: object  # the register's other bits
+    bits: dict = field(default_factory=dict)  # bit -> formula
+
+
+OPAQUE = Opaque()
+
+
+@dataclass
+class Env:
+    """The launch dimensions in scope and their extents, and the block's thread count."""
+
+    extents: dict[str, int]
+    threads: int
+
+    def with_dim(self, name: str, extent: int) -> "Env":
+        return Env({**self.extents, name: extent}, self.threads)
+
+
+def const(value: int | np.ndarray) -> Sym:
+    return Sym(None, np.asarray(value, dtype=np.int64) if isinstance(value, np.ndarray) else np.int64(value))
+
+
+def is_int(v) -> bool:
+    return isinstance(v, Sym)
+
+
+def same(a, b) -> bool:
+    """Structural equality of register values."""
+    if a is b:
+        return True
+    if isinstance(a, Sym) and isinstance(b, Sym):
+        if a.coef != b.coef:
+            return False
+        x, y = np.broadcast_arrays(np.asarray(a.thread), np.asarray(b.thread))
+        return bool(np.array_equal(x, y))
+    if isinstance(a, F.Formula) and isinstance(b, F.Formula):
+        return a.key == b.key
+    if isinstance(a, Opaque) and isinstance(b, Opaque):
+        return True
+    return False
+
+
+def bounds(v: Sym, env: Env) -> tuple[int, int]:
+    """(min, max) of v over the box of the dimensions and every thread, as Python ints."""
+    t = np.asarray(v.thread)
+    lo, hi = int(t.min()), int(t.max())
+    for d, c in v.coef.items():
+        if d not in env.extents:
+            raise EngineError(f"dimension {d} is used outside its loop")
+        span = c * (env.extents[d] - 1)
+        lo += min(0, span)
+        hi += max(0, span)
+    return lo, hi
+
+
+def _window(v: Sym, env: Env, low: int, what: str) -> Sym:
+    """v shifted by a multiple of 2**32 into [low, low + 2**32)."""
+    if not v.coef:
+        t = (np.asarray(v.thread, dtype=np.int64) - low) & MASK32
+        return const(t + low) if np.ndim(t) else const(int(t) + low)
+    lo, hi = bounds(v, env)
+    k = (lo - low) // TWO32
+    if hi - k * TWO32 >= low + TWO32:
+        raise NotAffine(f"a 32-bit value wraps around inside the launch ({what}: it ranges over "
+                        f"[{lo}, {hi}]), so it is not affine in {', '.join(sorted(v.coef))}")
+    return v - k * TWO32 if k else v
+
+
+def signed(v: Sym, env: Env) -> Sym:
+    """The register read as a signed 32-bit integer."""
+    return _window(v, env, -TWO31, "as a signed int")
+
+
+def unsigned(v: Sym, env: Env) -> Sym:
+    """The register read as an unsigned 32-bit integer."""
+    return _window(v, env, 0, "as an unsigned int")
+
+
+def norm(v: Sym) -> Sym:
+    """A thread-only value folded into the signed 32-bit window (cheap; keeps numbers small)."""
+    if v.coef:
+        return v
+    t = np.asarray(v.thread, dtype=np.int64)
+    t = ((t + TWO31) & MASK32) - TWO31
+    return const(t) if t.ndim else const(int(t))
+
+
+def pair(lo: Sym, hi: Sym, env: Env) -> Sym:
+    """The 64-bit value of a register pair (lo, hi), as an exact integer."""
+    if not lo.coef and not hi.coef:
+        tl = np.asarray(lo.thread, dtype=np.int64) & MASK32
+        th = np.asarray(hi.thread, dtype=np.int64) & MASK32
+        return const((th << 32) | tl)
+    return unsigned(hi, env) * TWO32 + unsigned(lo, env)
+
+
+def split(value: Sym, env: Env) -> tuple[Sym, Sym]:
+    """A 64-bit value -> (lo, hi) 32-bit registers. A value whose range crosses a 4 GiB boundary
+    inside the launch has a hi word that is not affine: refused."""
+    if not value.coef:
+        t = np.asarray(value.thread, dtype=np.int64)
+        return norm(const(t & MASK32)), norm(const((t >> 32) & MASK32))
+    lo, hi = bounds(value, env)
+    k = lo // TWO32
+    if hi // TWO32 != k:
+        raise NotAffine(f"a 64-bit value crosses a 4 GiB boundary inside the launch (range [{lo:#x}, {hi:#x}])")
+    return value - k * TWO32, const(k)
+
+
+def floor_div_pow2(v: Sym, s: int) -> Sym:
+    """floor(v / 2**s), exact when every dimension's coefficient is a multiple of 2**s."""
+    if s == 0:
+        return v
+    if any(c % (1 << s) for c in v.coef.values()):
+        raise NotAffine(f"a shift right by {s} of a value whose block/loop coefficients "
+                        f"{dict(v.coef)} are not multiples of {1 << s}")
+    return Sym({d: c >> s for d, c in v.coef.items()}, np.asarray(v.thread, dtype=np.int64) >> s)
+
+
+def split_low(v: Sym, m: int) -> tuple[Sym, np.ndarray]:
+    """v = high + low with low = (thread part mod 2**m) in [0, 2**m) and high's every part a
+    multiple of 2**m, when v's coefficients are multiples of 2**m."""
+    t = np.asarray(v.thread, dtype=np.int64)
+    low = t & ((1 << m) - 1) if m < 63 else t
+    return Sym(v.coef, t - low), low
+
+
+def two_adic(v: Sym) -> int:
+    """The largest m <= 32 with every coefficient of v divisible by 2**m."""
+    m = 32
+    for c in v.coef.values():
+        m = min(m, (c & -c).bit_length() - 1)
+    return m
