@@ -97,7 +97,7 @@ def shr(a: Sym, s: int, env: Env, arithmetic: bool) -> Sym:
         return from_bits(np.asarray(x.thread, dtype=np.int64) >> s)
     from warpsim.sass.values import floor_div_pow2
 
-    return floor_div_pow2(x, s)
+    return floor_div_pow2(x, s, env)
 
 
 def shift_amount(v: Sym) -> int | np.ndarray:

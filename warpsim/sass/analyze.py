@@ -24,7 +24,7 @@ from warpsim.fast import count_site
 from warpsim.sass import launch as L
 from warpsim.sass.machine import Access, Machine
 from warpsim.sass.program import Program, load
-from warpsim.sass.values import EngineError
+from warpsim.sass.values import EngineError, SplitRequest
 from warpsim.tally import tally
 from warpsim.trace import Site
 
@@ -88,16 +88,39 @@ def _site(access: Access) -> Site:
                 access.cond, access.pred, tuple(access.env.extents.items()), ins.pc)
 
 
+MAX_PIECES = 64
+
+
 def trace(kernel: Kernel) -> tuple[list[Site], int]:
-    """Run the machine code symbolically: one Site per memory instruction (per path through it)."""
+    """Run the machine code symbolically: one Site per memory instruction (per path through it).
+
+    A value that depends on which side of an edge a block lies (a `min(., K)` clamp on the last
+    block, a guard that only some lanes of the first blocks pass) splits that block index's range
+    there and each piece runs on its own, so that each is decided; at most MAX_PIECES pieces."""
     sites: list[Site] = []
     launch = kernel.launch.launch(kernel.program.function.shared_vars)
-    m = Machine(kernel.program, launch, lambda a: sites.append(_site(a)))
-    try:
-        m.run()
-    except EngineError as e:
-        raise UsageError(f"{kernel.name}: {e}") from None
-    return sites, m.threads
+    full = {axis: (0, n) for axis, n in zip("xyz", launch.grid)}
+    pieces, threads = [full], 0
+    while pieces:
+        ranges = pieces.pop()
+        found: list[Site] = []
+        m = Machine(kernel.program, launch, lambda a: found.append(_site(a)), ranges=ranges)
+        threads = m.threads
+        try:
+            m.run()
+        except SplitRequest as split:
+            axis = split.dim[-1]
+            start, stop = ranges[axis]
+            cuts = sorted({c for c in split.cuts if start < c < stop})
+            if not cuts or len(pieces) + len(cuts) + 1 > MAX_PIECES:
+                raise UsageError(f"{kernel.name}: {split}: warpsim cannot count this launch exactly") from None
+            bounds = [start, *cuts, stop]
+            pieces += [{**ranges, axis: (lo, hi)} for lo, hi in zip(bounds[:-1], bounds[1:])]
+            continue
+        except EngineError as e:
+            raise UsageError(f"{kernel.name}: {e}") from None
+        sites += found
+    return sites, threads
 
 
 def _row_key(space, array, op, line, pc, by_line, by_pc):
@@ -139,6 +162,10 @@ def analyze_launch(kernel: Kernel, by_line: bool = False, by_pc: bool = False) -
     items = []
     for s in sites:
         counts = count_site(s, threads)
+        if s.space == "check":
+            if counts.get("violations"):
+                raise UsageError(f"{kernel.name}: {s.array}; warpsim cannot count this launch exactly")
+            continue
         items.append(((s.space, s.array, s.op, s.width, s.line, s.pc), counts))
     return analysis(kernel, _rows(items, by_line, by_pc), "sass")
 
@@ -159,6 +186,8 @@ def brute_force(kernel: Kernel, by_line: bool = False, by_pc: bool = False, chun
     items = []
 
     def record(a: Access) -> None:
+        if a.space == "check":
+            return  # concrete runs follow every thread: nothing to prove
         n = len(m.linear)
         addr = np.broadcast_to(np.asarray(a.address.thread, dtype=np.int64), (n,)).reshape(-1, 32)
         reach = _mask(a.cond, n)

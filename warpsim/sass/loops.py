@@ -35,8 +35,8 @@ import numpy as np
 
 from warpsim import formula as F
 from warpsim.sass.program import Loop
-from warpsim.sass.state import UNDEFINED, Path, State, merge
-from warpsim.sass.values import EngineError, Opaque, Poison, PredPack, Select, bounds, const, same
+from warpsim.sass.state import UNDEFINED, Path, State, merge, resolve
+from warpsim.sass.values import EngineError, Opaque, SplitRequest, Poison, PredPack, Select, bounds, const, same
 from warpsim.symbolic import Sym
 
 
@@ -66,15 +66,31 @@ def _body(machine, loop: Loop, state: State, cond: F.Formula):
     return latch, exits
 
 
-def _step(v0, v1):
-    """The per-iteration change of a register, or why it is not an induction variable."""
+def _on(v, live):
+    """v with its per-thread part kept only where `live` (other threads: the first live one's)."""
+    if live is None or not isinstance(v, Sym) or np.ndim(v.thread) == 0:
+        return v
+    t = np.asarray(v.thread)
+    here = np.broadcast_to(live, t.shape)
+    if not here.any():
+        return Sym(v.coef, t[0])
+    return Sym(v.coef, np.where(here, t, t[np.argmax(here)]))
+
+
+def _step(v0, v1, machine=None, live=None):
+    """The per-iteration change of a register on the threads that go round again (`live`), or why
+    it is not an induction variable."""
+    v0, v1 = _on(v0, live), _on(v1, live)
     if same(v0, v1):
         return 0
+    for v in (v0, v1):
+        if isinstance(v, Select) and machine is not None:  # a value that differs across an edge of blocks
+            machine.split_on(v)
     if isinstance(v1, Opaque):
         return v1
     if isinstance(v0, Sym) and isinstance(v1, Sym):
         d = v1 - v0
-        t = np.asarray(d.thread)
+        t = ((np.asarray(d.thread, dtype=np.int64) + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)  # mod 2**32
         if not d.coef and (t.ndim == 0 or np.all(t == t.flat[0])):
             return int(t) if t.ndim == 0 else int(t.flat[0])
         return Poison("a loop-carried value whose step differs per thread or depends on another index")
@@ -96,18 +112,41 @@ def _hypothesis(s0: State, steps: dict, dim: str) -> State:
     return out
 
 
-def _steps(s0: State, s1: State) -> dict:
+def _flat(v):
+    """A Select by a condition of the threads alone merged into one value where it can be."""
+    return resolve(v, set()) if isinstance(v, Select) else v
+
+
+def _steps(s0: State, s1: State, machine=None, live=None) -> dict:
     out = {}
     for (name, r0), (_, r1) in zip(s0.files(), s1.files()):
         for k in set(r0) | set(r1):
-            step = _step(r0.get(k, UNDEFINED), r1.get(k, UNDEFINED))
+            v0, v1 = _flat(r0.get(k, UNDEFINED)), _flat(r1.get(k, UNDEFINED))
+            if v0 is not r0.get(k, UNDEFINED):
+                r0[k] = v0  # the hypothesis starts from the merged value
+            step = _step(v0, v1, machine, live)
             if not (isinstance(step, int) and step == 0):
                 out[(name, k)] = step
     return out
 
 
-def _failures(hyp: State, after: State, steps: dict, dim: str) -> list:
-    """Registers whose value after one iteration from S(j) is not S(j+1)."""
+def _going_round(cond: F.Formula, entry_mask) -> np.ndarray | None:
+    """The threads that may take the back edge: the part of its condition (and of the loop's
+    entry) that is a condition of the threads alone; None when there is none."""
+    from warpsim.sass.machine import _const_part
+
+    parts = [m for m in (_const_part(cond), entry_mask) if m is not None]
+    if not parts:
+        return None
+    out = np.asarray(parts[0], dtype=bool)
+    for m in parts[1:]:
+        out = np.logical_and(out, m)
+    return np.atleast_1d(out)
+
+
+def _failures(hyp: State, after: State, steps: dict, dim: str, live=None) -> list:
+    """Registers whose value after one iteration from S(j) is not S(j+1), on the threads that go
+    round again (`live`: a bool per thread, or None for all)."""
     bad = []
     for (name, rh), (_, ra) in zip(hyp.files(), after.files()):
         for k in set(rh) | set(ra):
@@ -117,7 +156,7 @@ def _failures(hyp: State, after: State, steps: dict, dim: str) -> list:
             expected = rh.get(k, UNDEFINED)
             if step:
                 expected = expected + step
-            if not same(expected, ra.get(k, UNDEFINED)):
+            if not same(_on(_flat(expected), live), _on(_flat(ra.get(k, UNDEFINED)), live)):
                 bad.append((name, k))
     return bad
 
@@ -130,11 +169,16 @@ def run_loop(machine, entry: Path, loop: Loop) -> list[Path]:
     count must then be the same for every thread (the remainder iterations are run one by one).
     What an attempt recorded is kept only if the attempt succeeds."""
     first_error = None
-    for period in (1, 2, 4):
+    for period in (1, 2, 4, "unroll"):
         target, buffer = machine.record, []
         machine.record = buffer.append
         try:
-            exits = _attempt(machine, entry, loop, period)
+            if period == "unroll":
+                exits = _unrolled(machine, entry, loop)
+            else:
+                exits = _attempt(machine, entry, loop, period)
+        except SplitRequest:
+            raise
         except EngineError as e:
             first_error = first_error or e
             continue
@@ -144,6 +188,23 @@ def run_loop(machine, entry: Path, loop: Loop) -> list[Path]:
             target(access)
         return exits
     raise first_error
+
+
+MAX_UNROLL = 256
+
+
+def _unrolled(machine, entry: Path, loop: Loop) -> list[Path]:
+    """The last resort for a short loop: its iterations one after another (exact, no dimension),
+    up to MAX_UNROLL of them."""
+    exits, state, cond = [], entry.state.copy(), entry.cond
+    for _ in range(MAX_UNROLL):
+        latch, out = _body(machine, loop, state, cond)
+        exits += out
+        if latch is None:
+            return exits
+        state, cond = latch.state.copy(), latch.cond
+    raise EngineError(f"the loop at pc {loop.header:#x} runs more than {MAX_UNROLL} iterations and its "
+                      "state does not follow an induction the engine can prove")
 
 
 def _attempt(machine, entry: Path, loop: Loop, period: int) -> list[Path]:
@@ -166,8 +227,8 @@ def _attempt(machine, entry: Path, loop: Loop, period: int) -> list[Path]:
                             return _body(machine, loop, s0.copy(), f0)[1]
                     raise EngineError(f"the loop at pc {loop.header:#x} runs fewer than {period} iterations")
                 state = latch.state.copy()
-        steps = _steps(s0, state)
-        trial_env = machine.env.with_dim(dim, 1)
+        steps = _steps(s0, state, machine, _going_round(latch.cond, entry_mask))
+        trial_env = machine.env.with_dim(dim, 1, provisional=True)
         for _ in range(64):
             hyp = _hypothesis(s0, steps, dim)
             conds = []
@@ -180,7 +241,7 @@ def _attempt(machine, entry: Path, loop: Loop, period: int) -> list[Path]:
                                           "only for some threads in a way the engine cannot follow")
                     conds.append(latch.cond)
                     st = latch.state.copy()
-            bad = _failures(hyp, st, steps, dim)
+            bad = _failures(hyp, st, steps, dim, _going_round(latch.cond, entry_mask))
             if not bad:
                 break
             for key in bad:
@@ -188,11 +249,12 @@ def _attempt(machine, entry: Path, loop: Loop, period: int) -> list[Path]:
         else:
             raise EngineError(f"the loop at pc {loop.header:#x}: no induction hypothesis holds")
         if period == 1:
-            trip = _trip(conds[0], dim, machine, loop)
+            trip = _trip(conds[0], dim, machine, loop, f0)
             env = machine.env.with_dim(dim, trip.extent)
             with _Phase(machine, env, record):
                 latch2, exits = _body(machine, loop, hyp.copy(), F.f_and(f0, trip.active))
-                if latch2 is not None and _failures(hyp, latch2.state, steps, dim):
+                if latch2 is not None and _failures(hyp, latch2.state, steps, dim,
+                                                    _going_round(latch2.cond, entry_mask)):
                     raise EngineError(f"the loop at pc {loop.header:#x}: its induction variables do not hold "
                                       "over every iteration")
             return [_after(p, dim, trip, loop) for p in exits]
@@ -227,7 +289,7 @@ def _periodic(machine, loop, dim, period, hyp, steps, conds, f0, s0, record) -> 
                 if latch is None:
                     break
                 st, cond = latch.state.copy(), latch.cond
-            if latch is not None and _failures(hyp, st, steps, dim):
+            if latch is not None and _failures(hyp, st, steps, dim, _going_round(cond, None)):
                 raise EngineError(f"the loop at pc {loop.header:#x}: its induction variables do not hold "
                                   "over every iteration")
         end = _Trip(q, F.TRUE, const(q - 1))
@@ -255,8 +317,11 @@ class _Trip:
         self.last = last  # J, the last iteration, as an affine value (None: not affine)
 
 
-def _trip(g: F.Formula, dim: str, machine, loop: Loop) -> _Trip:
-    """From G(j) (the threads that go round again after iteration j) to the trip count."""
+def _trip(g: F.Formula, dim: str, machine, loop: Loop, f0: F.Formula = F.TRUE) -> _Trip:
+    """From G(j) (the threads that go round again after iteration j) to the trip count. Where the
+    box of dimensions alone cannot show that every thread entering (`f0`) meets its bound, the
+    claim is handed to the counting engine, which checks it exactly over every block and thread
+    (a violation refuses the kernel)."""
     where = f"the loop at pc {loop.header:#x}"
     line = machine.program.by_pc[loop.header].line
     if line:
@@ -277,8 +342,8 @@ def _trip(g: F.Formula, dim: str, machine, loop: Loop) -> _Trip:
     for n in must_reach:
         low = bounds(n, env)[0] if n.coef else int(np.min(n.thread))
         if low < 0:
-            raise EngineError(f"{where}: some threads would enter it past its bound and count around "
-                              "the 32-bit range; the engine refuses rather than guess which")
+            machine.check(loop.header, f0, _at_least_zero(n),
+                          f"{where}: some threads enter it past its bound and would count around the 32-bit range")
     if not bounds_j:
         raise EngineError(f"{where} never ends for the threads that enter it (its exit does not depend "
                           "on its iteration count)")
@@ -293,8 +358,9 @@ def _trip(g: F.Formula, dim: str, machine, loop: Loop) -> _Trip:
             return _Trip(top + 1, F.lt({dim: 1}, -t - 1), last)  # j <= J
         lo, hi = bounds(n, env)
         if lo < 0:
-            raise EngineError(f"{where}: some threads would enter it with a trip count below one "
-                              f"(down to {lo + 1}); the engine cannot tell which, so it refuses")
+            machine.check(loop.header, f0, _at_least_zero(n),
+                          f"{where}: some threads enter it with a trip count below one, which the engine "
+                          "cannot write as an affine last iteration")
         active = F.lt({dim: 1, **{d: -c for d, c in n.coef.items()}}, -np.asarray(n.thread) - 1)
         return _Trip(hi + 1, active, n)
     # several conditions: exact activity, no affine last iteration
@@ -306,6 +372,10 @@ def _trip(g: F.Formula, dim: str, machine, loop: Loop) -> _Trip:
     return _Trip(max(top, 0) + 1, active, None)
 
 
+def _at_least_zero(n: Sym) -> F.Formula:
+    return F.lt({d: -c for d, c in n.coef.items()}, -np.asarray(n.thread) - 1)  # -n - 1 < 0
+
+
 def _first_false(p: F.Formula, dim: str, where: str) -> tuple[Sym, bool]:
     """For an atom in j that holds for small j and fails for good from some j on: that j, and
     whether the atom is `!=` (then a thread whose bound is already behind it would wrap)."""
@@ -314,13 +384,12 @@ def _first_false(p: F.Formula, dim: str, where: str) -> tuple[Sym, bool]:
         a = coef.pop(dim)
         if a <= 0:
             raise EngineError(f"{where}: its exit condition does not become true as it iterates")
-        # a*j + rest < 0  <=>  j < -rest/a
-        if all(c % a == 0 for c in coef.values()) and np.all(np.asarray(p.thread) % a == 0):
-            return Sym({d: -c // a for d, c in coef.items()}, -np.asarray(p.thread) // a), False
-        if coef:
+        # a*j + D + t < 0  <=>  j < -(D + t)/a: the first j failing is ceil(-(D + t)/a), which is
+        # -D/a - floor(t/a) when a divides D's coefficients
+        if any(c % a for c in coef.values()):
             raise EngineError(f"{where}: its trip count is a ceiling division of block/loop indices "
                               "the engine cannot write as an affine value")
-        return const(-(np.asarray(p.thread) // a)), False  # ceil(-t / a)
+        return Sym({d: -c // a for d, c in coef.items()}, -(np.asarray(p.thread, dtype=np.int64) // a)), False
     if isinstance(p, F.Not) and isinstance(p.child, F.Eq):
         coef = dict(p.child.coef)
         a = coef.pop(dim)

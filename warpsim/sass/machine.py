@@ -36,12 +36,16 @@ import numpy as np
 from warpsim import formula as F
 from warpsim.sass import alu, isa
 from warpsim.sass.program import Program
-from warpsim.sass.state import UNDEFINED, Path, State, merge, resolve, select
+from warpsim.sass.state import UNDEFINED, Path, State, as_formula, merge, resolve, select
 from warpsim.sass.values import (
-    MASK32, OPAQUE, TWO32, EngineError, Env, NotAffine, Opaque, Poison, PredPack, Select, bounds, const, norm,
-    pair, signed, split, unsigned,
+    MASK32, OPAQUE, TWO32, EngineError, Env, NotAffine, Opaque, Poison, PredPack, Select, SplitRequest, block_cuts,
+    bounds, const, decide, norm, pair, signed, split, unsigned,
 )
 from warpsim.symbolic import Sym
+
+class DataPredicate(EngineError):
+    """A predicate computed from data (a float comparison, a loaded value)."""
+
 
 SHARED_WINDOW_HI = 0x00020000  # SR_SWINHI: generic addresses with this high word are shared memory
 LOCAL_BASE = 0x00FFFC00  # c[0x0][0x28], the stack pointer's start (local memory offsets)
@@ -86,9 +90,11 @@ class Access:
 
 
 class Machine:
-    def __init__(self, program: Program, launch: Launch, recorder, blocks: np.ndarray | None = None):
-        """`blocks` None: symbolic (block indices are dimensions); else an (n, 3) array of block
-        indices whose threads all run at once (concrete)."""
+    def __init__(self, program: Program, launch: Launch, recorder, blocks: np.ndarray | None = None,
+                 ranges: dict | None = None):
+        """`blocks` None: symbolic (block indices are dimensions, over `ranges`: axis -> (start,
+        stop), default the whole grid); else an (n, 3) array of block indices whose threads all run
+        at once (concrete)."""
         self.program = program
         self.launch = launch
         self.record = recorder
@@ -100,6 +106,8 @@ class Machine:
         tid = np.where(exists, tid, 0)
         tx, ty, tz = tid % bx, (tid // bx) % by, tid // (bx * by)
         self.threads = T
+        self.block_start: dict[str, int] = {}
+        self.block_dims: set = set()
         if self.concrete:
             n = len(blocks)
             self.tid = [np.tile(t, n) for t in (tx, ty, tz)]
@@ -114,11 +122,15 @@ class Machine:
             extents = {}
             self.ctaid = []
             for i, axis in enumerate("xyz"):
-                if launch.grid[i] > 1:
-                    extents[f"blockIdx.{axis}"] = launch.grid[i]
-                    self.ctaid.append(Sym({f"blockIdx.{axis}": 1}))
+                start, stop = (ranges or {}).get(axis, (0, launch.grid[i]))
+                name = f"blockIdx.{axis}"
+                self.block_start[name] = start
+                if stop - start > 1:
+                    extents[name] = stop - start
+                    self.ctaid.append(Sym({name: 1}, start))
                 else:
-                    self.ctaid.append(const(0))
+                    self.ctaid.append(const(start))
+            self.block_dims = set(extents)
             self.env = Env(extents, T)
         self.steps = 0
         self.context: list[set] = []  # formula keys known to hold (the conditions of enclosing loops)
@@ -175,20 +187,34 @@ class Machine:
             raise EngineError(f"the engine does not know the opcode {ins.name} at {ins.where()}: "
                               "it cannot count this kernel exactly (please report the kernel)")
         self.steps += 1
-        guard = self.guard(path, ins)
+        try:
+            guard = self.guard(path, ins)
+        except DataPredicate:
+            if ins.opcode in DATA_GUARD_OK:  # a data-guarded data instruction: its results are data
+                op_opaque(self, ins, path, F.TRUE, set())
+                path.pc += isa.INSTRUCTION_BYTES
+                return [path]
+            raise EngineError(f"a condition computed from data steers control flow or predicates an "
+                              f"access, at {ins.where()}: warpsim counts only accesses decided by the "
+                              "thread, block and loop indices") from None
         known = {c.key for c in F.conjuncts(path.cond)} | {c.key for c in F.conjuncts(guard)}
         known |= {path.cond.key, guard.key}
         for keys in self.context:
             known |= keys
         self.live = _live_mask(path.cond, guard, self.context_masks)
+        self.env.live = self.live
         try:
             out = handler(self, ins, path, guard, known)
+        except SplitRequest:
+            raise
         except NotAffine as e:
             raise EngineError(f"{e}, at {ins.where()}: warpsim cannot count this kernel exactly") from None
         except EngineError as e:
             if " at pc " in str(e):
                 raise
             raise EngineError(f"{e}, at {ins.where()}") from None
+        finally:
+            self.env.live = None
         if out is None:
             path.pc += isa.INSTRUCTION_BYTES
             return [path]
@@ -199,18 +225,18 @@ class Machine:
     def guard(self, path: Path, ins: isa.Instruction) -> F.Formula:
         if ins.guard is None:
             return F.TRUE
-        return self.read_pred(path, ins.guard, set())
+        return decide(self.read_pred(path, ins.guard, set()), self.env)
 
     def read_pred(self, path: Path, pred: isa.Pred, known: set):
         if pred.true:
             value = F.TRUE
         else:
             regs = path.state.p if pred.file == "P" else path.state.up
-            value = resolve(regs.get(pred.index, F.FALSE), known, self.live)
+            value = as_formula(resolve(regs.get(pred.index, F.FALSE), known, self.live, self.decide))
         if not isinstance(value, F.Formula):
             if isinstance(value, Opaque):
-                raise EngineError(f"a condition computed from data ({value.origin}) steers control flow or "
-                                  "predicates an access")
+                raise DataPredicate(f"a condition computed from data ({value.origin}) steers control flow or "
+                                    "predicates an access")
             raise EngineError(f"a predicate the engine could not follow ({getattr(value, 'why', value)})")
         return F.f_not(value) if pred.negated else value
 
@@ -223,7 +249,7 @@ class Machine:
     def read(self, path: Path, op, known: set, offset: int = 0):
         """The value of a source operand (modifiers applied); `offset` reads the next register of a pair."""
         if isinstance(op, isa.Reg):
-            v = resolve(self.reg(path, op, offset), known, self.live)
+            v = resolve(self.reg(path, op, offset), known, self.live, self.decide)
             if isinstance(v, Sym):
                 if op.abs:
                     v = alu.absolute(v, self.env)
@@ -250,10 +276,22 @@ class Machine:
         if isinstance(v, (Sym, Opaque, Poison)):
             return v
         if isinstance(v, Select):
+            self.split_on(v)
             return Poison("a value that differs between paths in a way the engine cannot follow")
         if isinstance(v, PredPack):
             return v
         raise EngineError(f"expected an integer operand, got {type(v).__name__}")
+
+    def split_on(self, v: Select) -> None:
+        """Ask for the block range to be cut where the Select's condition changes (if it is one
+        of block indices alone), so that each piece reads one side."""
+        cut = block_cuts(v.cond, self.env, self.block_dims)
+        if cut is not None:
+            raise SplitRequest(cut[0], [c + self.block_start[cut[0]] for c in cut[1]],
+                               "a value that depends on the block's side of an edge")
+
+    def decide(self, f: F.Formula) -> F.Formula:
+        return decide(f, self.env)
 
     def cbank(self, path: Path, op: isa.Const, known: set, offset: int = 0):
         if op.bank != 0:
@@ -358,6 +396,13 @@ class Machine:
         array = self.array_of(space, address)
         self.record(Access(ins, space, op, width, address, path.cond, pred, array, self.env))
 
+    def check(self, pc: int, region: F.Formula, claim: F.Formula, message: str) -> None:
+        """A claim the counting engine must verify over every block and thread of `region`:
+        recorded as a site of space "check" whose live lanes are the violations."""
+        ins = self.program.by_pc[pc]
+        self.record(Access(ins, "check", "check", 4, const(0), F.f_and(region, F.f_not(claim)), F.TRUE,
+                           message, self.env))
+
     def generic_space(self, address: Sym) -> tuple[str, Sym]:
         lo, hi = bounds(address, self.env)
         if lo >> 32 == SHARED_WINDOW_HI and hi >> 32 == SHARED_WINDOW_HI:
@@ -398,7 +443,7 @@ def _live_mask(cond: F.Formula, guard: F.Formula, context_masks: list):
         return None
     out = np.asarray(parts[0], dtype=bool)
     for m in parts[1:]:
-        out = np.broadcast_arrays(out, np.asarray(m, dtype=bool))[0] & np.asarray(m, dtype=bool)
+        out = np.logical_and(out, np.asarray(m, dtype=bool))
     return np.atleast_1d(out)
 
 
@@ -511,6 +556,11 @@ def _carry_count(m, srcs, values, cin) -> Sym:
         total = total + _contribution(m, op, v)
     for c in cin:
         total = total + _bit(c)
+    return _carries(m, total)
+
+
+def _carries(m, total: Sym) -> Sym:
+    """floor(total / 2**32) of a sum of unsigned 32-bit parts: the carries out of bit 31."""
     if not total.coef:
         return const(np.asarray(total.thread, dtype=np.int64) >> 32)
     lo, hi = bounds(total, m.env)
@@ -540,14 +590,15 @@ def op_imad(m, ins, path, guard, known):
             return
         m.write_pair(path, dst, alu.mul_wide(a, b, m.env, is_signed) + c, guard)
         return
+    if "MOV" in mods:  # IMAD.MOV d, RZ, RZ, c: a move, which copies a Select as it is
+        m.write(path, dst, m.read(path, c_op, known), guard)
+        return
     a, b, c = _ints(m, path, [a_op, b_op, c_op], known)
     if not _all_int([a, b, c]):
         m.write(path, dst, _data(a, b, c), guard)
         return
     if "HI" in mods:
         result = alu.mul_hi(a, b, is_signed) + c
-    elif "MOV" in mods:
-        result = c
     elif "SHL" in mods:
         result = alu.mul(a, b)
     elif "IADD" in mods:
@@ -580,33 +631,20 @@ def op_lea(m, ins, path, guard, known):
         raise EngineError("LEA with a shift amount in a register")
     cin = [m.read_pred(path, p, known) for p in carries_in]
     if "HI" in mods:
-        # LEA.HI d, a, b, [c,] s: d = b + hi32((c:a) << s); .SX32: c is a's sign extension
-        a_op, b_op = rest[0], rest[1]
-        a, b = m.read_int(path, a_op, known), m.read_int(path, b_op, known)
-        if "SX32" in mods or len(rest) == 3:
-            c = None
-        else:
-            c = m.read_int(path, rest[2], known)
+        # LEA.HI d, a, b, c, s: d = b + hi32((c:a) << s); LEA.HI.SX32 d, a, b, s: c is a's sign
+        a, b = m.read_int(path, rest[0], known), m.read_int(path, rest[1], known)
+        c = m.read_int(path, rest[2], known) if len(rest) == 4 else None
         if not _all_int([a, b] + ([c] if c is not None else [])):
-            m.write(path, dst, _data(a, b, c or OPAQUE), guard)
+            m.write(path, dst, _data(a, b, c if c is not None else a), guard)
             return
-        wide = signed(a, m.env) if c is None else pair(a, c, m.env) if "X" in mods else pair(a, c, m.env)
-        if c is None and "SX32" not in mods:
-            wide = unsigned(a, m.env)
-        shifted = wide * (1 << shift)
-        if shifted.coef:
-            _, hi = split(shifted, m.env)
-        else:
-            hi = const((np.asarray(shifted.thread, dtype=np.int64) >> 32) & MASK32)
-        result = b + hi
-        for cbit in cin:
-            result = result + _bit(cbit)
         if any(not p.true for p in carries_out):
             raise NotAffine("LEA.HI with a carry-out")
+        result = b + _hi_of_shift(m, a, c, shift)
+        for cbit in cin:
+            result = result + _bit(cbit)
         m.write(path, dst, result, guard)
         return
-    a_op, b_op = rest[0], rest[1]
-    a, b = m.read_int(path, a_op, known), m.read_int(path, b_op, known)
+    a, b = m.read_int(path, rest[0], known), m.read_int(path, rest[1], known)
     if not _all_int([a, b]):
         m.write(path, dst, _data(a, b), guard)
         for p in carries_out:
@@ -614,12 +652,31 @@ def op_lea(m, ins, path, guard, known):
         return
     shifted = alu.shl(a, shift)
     if any(not p.true for p in carries_out):
-        lo_part = unsigned(shifted, m.env) if shifted.coef else const(alu.u32(shifted))
-        total = lo_part + unsigned(b, m.env)
-        carry = _carry_count(m, [isa.Imm(0)], [total], cin)
+        low = unsigned(shifted, m.env) if shifted.coef else const(alu.u32(shifted))
+        total = low + unsigned(b, m.env)
+        for cbit in cin:
+            total = total + _bit(cbit)
+        carry = _carries(m, total)
         for k, p in enumerate(carries_out):
             m.write(path, p, _carry_bit(carry, k), guard)
-    m.write(path, dst, shifted + b, guard)
+    result = shifted + b
+    for cbit in cin:
+        result = result + _bit(cbit)
+    m.write(path, dst, result, guard)
+
+
+def _hi_of_shift(m, a: Sym, c: Sym | None, s: int) -> Sym:
+    """hi32(X << s) = floor(X / 2**(32 - s)), X = (c:a), or a sign-extended when c is None."""
+    if alu.thread_only(a, *([c] if c is not None else [])):
+        if c is None:
+            x = alu.i32(a)
+            return const((x >> (32 - s)) & MASK32) if s < 32 else const(x & MASK32)
+        x = (alu.u32(c).astype(np.uint64) << np.uint64(32)) | alu.u32(a).astype(np.uint64)
+        return const(((x >> np.uint64(32 - s)) & np.uint64(MASK32)).astype(np.int64))
+    from warpsim.sass.values import floor_div_pow2
+
+    x = signed(a, m.env) if c is None else pair(a, c, m.env)
+    return floor_div_pow2(x, 32 - s, m.env)
 
 
 def op_lop3(m, ins, path, guard, known):
@@ -704,7 +761,7 @@ def op_shf(m, ins, path, guard, known):
     else:
         from warpsim.sass.values import floor_div_pow2
 
-        y = floor_div_pow2(x, amount)
+        y = floor_div_pow2(x, amount, m.env)
     if hi_result:
         if not y.coef:
             out = const((np.asarray(y.thread, dtype=np.int64) >> 32) & MASK32)
@@ -713,7 +770,7 @@ def op_shf(m, ins, path, guard, known):
             if lo_b >> 32 != hi_b >> 32:
                 from warpsim.sass.values import floor_div_pow2
 
-                out = floor_div_pow2(y, 32)
+                out = floor_div_pow2(y, 32, m.env)
             else:
                 out = const(lo_b >> 32)
     else:
@@ -1144,8 +1201,11 @@ def op_fsetp(m, ins, path, guard, known):
 
 
 def op_opaque(m, ins, path, guard, known):
-    """Data only (floating point, tensor cores, conversions of data): destinations become Opaque."""
-    for o in ins.operands[:1]:
+    """Data only (floating point, tensor cores, conversions of data): destinations become Opaque
+    (the first operand, and the predicates right after it: ISETP's pair, IADD3's carries)."""
+    ops = list(ins.operands)
+    dests = ops[:1] + [o for o in ops[1:3] if isinstance(o, isa.Pred)][: (2 if isinstance(ops[0], isa.Pred) else 2)]
+    for o in dests:
         if isinstance(o, isa.Reg):
             m.write(path, o, Opaque(ins.opcode), guard)
             for k in range(1, _dest_regs(ins)):
@@ -1166,6 +1226,12 @@ def _dest_regs(ins) -> int:
 
 def op_nop(m, ins, path, guard, known):
     return None
+
+
+# Instructions whose results are data whatever their guard: under a data predicate they make data.
+DATA_GUARD_OK = {"FADD", "FMUL", "FFMA", "FMNMX", "FSEL", "FSETP", "MUFU", "I2F", "F2I", "F2F", "F2FP", "FRND",
+                 "HFMA2", "HADD2", "HMUL2", "HSET2", "HSETP2", "HMNMX2", "DADD", "DMUL", "DFMA", "DSETP", "DMNMX",
+                 "MOV", "SEL", "IMAD", "IADD3", "LOP3", "SHF", "PRMT", "VIADD"}
 
 
 # -- memory ------------------------------------------------------------------------------------------
@@ -1220,7 +1286,9 @@ def op_ldgsts(m, ins, path, guard, known):
     src_ok = F.TRUE
     if len(ins.operands) > 2 and isinstance(ins.operands[2], isa.Pred):
         src_ok = m.read_pred(path, ins.operands[2], known)
-    m.access(ins, path, guard, "global", "load", width, m.address(path, src_mem, known), src_ok)
+    if not (isinstance(src_ok, F.Const) and src_ok.all_false):
+        m.access(ins, path, guard, "global", "load", width, m.address(path, src_mem, known), src_ok)
+    # (the zero-fill form reads no global memory: the compiler need not even have set its address)
     m.access(ins, path, guard, "shared", "store", width, m.address(path, dst_mem, known))
 
 

@@ -55,9 +55,9 @@ def select(cond: F.Formula, then, other):
     if isinstance(cond, F.Const) and cond.all_true:
         return then
     # (a condition false for every thread is kept: an instruction under the same guard, executed
-    # with every lane predicated off, still reads `then` to know which array it addresses)
-    if isinstance(then, F.Formula) and isinstance(other, F.Formula):
-        return F.f_or(F.f_and(cond, then), F.f_and(F.f_not(cond), other))
+    # with every lane predicated off, still reads `then` to know which array it addresses; and a
+    # predicate written under a guard stays a Select, so that a reader under the same guard reads
+    # `then` itself, a carry bit say, rather than a formula equal to it only under the guard)
     if isinstance(then, Opaque) and isinstance(other, (Opaque, Poison)):
         return then  # data stays data: where it came from does not matter
     if isinstance(then, Poison) and isinstance(other, Opaque):
@@ -73,12 +73,17 @@ def _merged(cond: F.Const, then, other):
     return None
 
 
-def resolve(value, known: set, live: np.ndarray | None = None):
+def resolve(value, known: set, live: np.ndarray | None = None, decide=None):
     """A Select undone where its condition (or its negation) is among the `known` formula keys, or,
     for a condition of the threads alone, where the threads that matter (`live`, a bool per thread)
     all lie on one side; else merged per thread where both sides allow it."""
     while isinstance(value, Select):
         c = value.cond
+        if decide is not None and not isinstance(c, F.Const):
+            c = decide(c)
+            if isinstance(c, F.Const) and (c.all_true or c.all_false):
+                value = value.then if c.all_true else value.other
+                continue
         if c.key in known:
             value = value.then
             continue
@@ -86,14 +91,28 @@ def resolve(value, known: set, live: np.ndarray | None = None):
             value = value.other
             continue
         if isinstance(c, F.Const) and live is not None:
-            mask = np.broadcast_to(np.asarray(c.mask), live.shape)
-            if not np.any(live & ~mask):
+            here, mask = np.broadcast_arrays(live, np.asarray(c.mask, dtype=bool))
+            if not np.any(here & ~mask):
                 value = value.then
                 continue
-            if not np.any(live & mask):
+            if not np.any(here & mask):
                 value = value.other
                 continue
-        a, b = resolve(value.then, known, live), resolve(value.other, known, live)
+        if isinstance(c, F.Const):  # each side matters only on its own threads
+            mask = np.asarray(c.mask, dtype=bool)
+            live_then = mask if live is None else np.logical_and(live, mask)
+            live_other = ~mask if live is None else np.logical_and(live, ~mask)
+            if not np.any(live_then):
+                value = value.other
+                live = live_other
+                continue
+            if not np.any(live_other):
+                value = value.then
+                live = live_then
+                continue
+            a, b = resolve(value.then, known, live_then, decide), resolve(value.other, known, live_other, decide)
+        else:
+            a, b = resolve(value.then, known, live, decide), resolve(value.other, known, live, decide)
         if same(a, b):
             return a
         if isinstance(c, F.Const):
@@ -101,6 +120,17 @@ def resolve(value, known: set, live: np.ndarray | None = None):
             if merged is not None:
                 return merged
         return Select(c, a, b)
+    return value
+
+
+def as_formula(value):
+    """A predicate value as one formula: its Selects written out (cond and then, or not cond and
+    other); values that are not formulas are returned as they are."""
+    if isinstance(value, Select):
+        a, b = as_formula(value.then), as_formula(value.other)
+        if isinstance(a, F.Formula) and isinstance(b, F.Formula):
+            return F.f_or(F.f_and(value.cond, a), F.f_and(F.f_not(value.cond), b))
+        return value
     return value
 
 

@@ -74,9 +74,12 @@ class Env:
 
     extents: dict[str, int]
     threads: int
+    provisional: frozenset = frozenset()  # loop dimensions whose extent is a trial value (not yet known)
+    live: np.ndarray | None = None  # while an instruction runs: the threads whose values matter (None: all)
 
-    def with_dim(self, name: str, extent: int) -> "Env":
-        return Env({**self.extents, name: extent}, self.threads)
+    def with_dim(self, name: str, extent: int, provisional: bool = False) -> "Env":
+        marks = self.provisional | {name} if provisional else self.provisional - {name}
+        return Env({**self.extents, name: extent}, self.threads, frozenset(marks), self.live)
 
 
 def const(value: int | np.ndarray) -> Sym:
@@ -88,14 +91,15 @@ def is_int(v) -> bool:
 
 
 def same(a, b) -> bool:
-    """Structural equality of register values."""
+    """Structural equality of register values (integers compare modulo 2**32: a 32-bit register
+    holds its representative modulo 2**32)."""
     if a is b:
         return True
     if isinstance(a, Sym) and isinstance(b, Sym):
         if a.coef != b.coef:
             return False
-        x, y = np.broadcast_arrays(np.asarray(a.thread), np.asarray(b.thread))
-        return bool(np.array_equal(x, y))
+        x, y = np.broadcast_arrays(np.asarray(a.thread, dtype=np.int64), np.asarray(b.thread, dtype=np.int64))
+        return bool(np.all(((x - y) & MASK32) == 0))
     if isinstance(a, F.Formula) and isinstance(b, F.Formula):
         return a.key == b.key
     if isinstance(a, Opaque) and isinstance(b, Opaque):
@@ -104,8 +108,13 @@ def same(a, b) -> bool:
 
 
 def bounds(v: Sym, env: Env) -> tuple[int, int]:
-    """(min, max) of v over the box of the dimensions and every thread, as Python ints."""
+    """(min, max) of v over the box of the dimensions and the threads that matter (env.live), as
+    Python ints: a value's other threads hold whatever their path left there."""
     t = np.asarray(v.thread)
+    if env.live is not None and t.ndim:
+        here = np.broadcast_to(env.live, t.shape)
+        if here.any():
+            t = t[here]
     lo, hi = int(t.min()), int(t.max())
     for d, c in v.coef.items():
         if d not in env.extents:
@@ -117,7 +126,7 @@ def bounds(v: Sym, env: Env) -> tuple[int, int]:
 
 
 def _window(v: Sym, env: Env, low: int, what: str) -> Sym:
-    """v shifted by a multiple of 2**32 into [low, low + 2**32)."""
+    """v shifted by a multiple of 2**32 into [low, low + 2**32) (on the threads that matter)."""
     if not v.coef:
         t = (np.asarray(v.thread, dtype=np.int64) - low) & MASK32
         return const(t + low) if np.ndim(t) else const(int(t) + low)
@@ -170,10 +179,15 @@ def split(value: Sym, env: Env) -> tuple[Sym, Sym]:
     return value - k * TWO32, const(k)
 
 
-def floor_div_pow2(v: Sym, s: int) -> Sym:
-    """floor(v / 2**s), exact when every dimension's coefficient is a multiple of 2**s."""
+def floor_div_pow2(v: Sym, s: int, env: Env | None = None) -> Sym:
+    """floor(v / 2**s), exact when every dimension's coefficient is a multiple of 2**s, or when the
+    quotient is one number over the whole box (given env)."""
     if s == 0:
         return v
+    if env is not None and v.coef:
+        lo, hi = bounds(v, env)
+        if lo >> s == hi >> s:
+            return const(lo >> s)
     if any(c % (1 << s) for c in v.coef.values()):
         raise NotAffine(f"a shift right by {s} of a value whose block/loop coefficients "
                         f"{dict(v.coef)} are not multiples of {1 << s}")
@@ -194,3 +208,57 @@ def two_adic(v: Sym) -> int:
     for c in v.coef.values():
         m = min(m, (c & -c).bit_length() - 1)
     return m
+
+
+class SplitRequest(EngineError):
+    """A value depends on which side of a boundary a block index lies: the analysis reruns with
+    that index's range cut at `cuts` (absolute block indices), so that each piece is decided."""
+
+    def __init__(self, dim: str, cuts: list[int], why: str):
+        super().__init__(f"{why} (splitting {dim} at {cuts})")
+        self.dim, self.cuts = dim, cuts
+
+
+def atom_bounds(atom, env: Env) -> tuple[int, int]:
+    """(min, max) of an atom's affine value over the box of dimensions and every thread."""
+    return bounds(Sym(dict(atom.coef), atom.thread), env)
+
+
+def decide(f, env: Env):
+    """A formula with every atom that the box decides (always or never holding) replaced by a
+    constant, folded; atoms over dimensions not in scope are left alone."""
+    if isinstance(f, (F.Lt, F.Eq)):
+        if not all(d in env.extents and d not in env.provisional for d, _ in f.coef):
+            return f
+        lo, hi = atom_bounds(f, env)
+        if isinstance(f, F.Lt):
+            return F.TRUE if hi < 0 else F.FALSE if lo >= 0 else f
+        return F.FALSE if lo > 0 or hi < 0 else (F.TRUE if lo == hi == 0 else f)
+    if isinstance(f, F.Not):
+        child = decide(f.child, env)
+        return f if child is f.child else F.f_not(child)
+    if isinstance(f, (F.And, F.Or)):
+        parts = [decide(c, env) for c in f.children]
+        if all(a is b for a, b in zip(parts, f.children)):
+            return f
+        return F.f_and(*parts) if isinstance(f, F.And) else F.f_or(*parts)
+    return f
+
+
+def block_cuts(f, env: Env, block_dims: set) -> tuple[str, list[int]] | None:
+    """Where to cut one block index's range so that f's atoms over it are decided in each piece:
+    the first atom over a single block index gives the index and the edges of its interval."""
+    for atom in F.atoms(f):
+        dims = [d for d, _ in atom.coef]
+        if len(dims) != 1 or dims[0] not in block_dims:
+            continue
+        (d, a), = atom.coef
+        t = np.atleast_1d(atom.thread)
+        cuts = set()
+        for edge in (-int(t.max()), -int(t.min())):  # a*d + t < 0 for every / no thread
+            q = edge // a
+            cuts.update((q, q + 1))
+        inside = sorted(c for c in cuts if 0 < c < env.extents[d])
+        if inside:
+            return d, inside
+    return None
