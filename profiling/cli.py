@@ -48,11 +48,17 @@ def user_errors():
 
 @app.command()
 def run(
-    kernel: str = typer.Argument(..., help="registered kernel name, e.g. naive"),
-    M: int = typer.Option(..., "--M", help="rows of A and C"),
+    kernel: str = typer.Argument(..., help="registered kernel name (e.g. naive), or a .cu/.cubin file of any kernel"),
+    M: Optional[int] = typer.Option(None, "--M", help="rows of A and C (registered kernels)"),
     N: Optional[int] = typer.Option(None, "--N", help="columns of B and C (default M)"),
     K: Optional[int] = typer.Option(None, "--K", help="columns of A, rows of B (default M)"),
-    block: Optional[str] = typer.Option(None, "--block", help="BXxBY, e.g. 32x32 (default: the kernel's)"),
+    block: Optional[str] = typer.Option(None, "--block", help="BXxBY, e.g. 32x32 (default: the kernel's); "
+                                        "for a .cu file BX[xBY[xBZ]]"),
+    entry: Optional[str] = typer.Option(None, "--entry", help=".cu/.cubin: the kernel, as written in the source"),
+    grid: Optional[str] = typer.Option(None, "--grid", help=".cu/.cubin: GX[,GY[,GZ]], integer expressions "
+                                       "over the scalar arguments, e.g. 'cdiv(N,32),cdiv(M,32)'"),
+    arg: Optional[List[str]] = typer.Option(None, "--arg", help=".cu/.cubin: NAME=VALUE for each scalar parameter, "
+                                            "NAME=TYPE[COUNT] for each pointer (repeat the option)"),
     force: bool = typer.Option(False, "--force", help="replace an existing trace"),
     timeout: float = typer.Option(300.0, "--timeout", help="seconds ncu may take"),
     keep_report: Optional[Path] = typer.Option(None, "--keep-report", help="also save the .ncu-rep and raw CSV here"),
@@ -61,7 +67,12 @@ def run(
                                    "counters and attribute them to A, B and C"),
 ):
     """Profile one launch under ncu, write its trace, print measured beside predicted."""
+    if kernel.endswith((".cu", ".cubin")):
+        _run_any(kernel, entry, grid, block, arg or [], per_array, force, timeout, traces_dir)
+        return
     with user_errors():
+        if M is None:
+            raise UsageError(f"--M is needed for the registered kernel {kernel!r}")
         problem = Problem.resolve(kernel, M, N, K, parse_block(block))
         options = RecordOptions(traces_dir, force, per_array, NcuOptions(timeout_s=timeout, keep_dir=keep_report))
         trace = record(problem, options)
@@ -71,6 +82,77 @@ def run(
         typer.echo(f"warning: {warning}", err=True)
     Console().print(report.comparison_table(frame, title=f"{problem}: measured (ncu) vs predicted (warpsim)",
                                             one_launch=True))
+
+
+def _run_any(path, entry, grid, block, args, per_array, force, timeout, traces_dir) -> None:
+    """`profile run KERNEL.cu --entry ... --grid ... --block ... --arg ...`: a one-launch plan."""
+    import tempfile
+
+    from profiling import batch, plan
+    from warpsim.sass.launch import parse_args
+
+    with user_errors():
+        if grid is None or block is None:
+            raise UsageError("a .cu/.cubin launch needs --grid and --block (and --arg for every parameter)")
+        entry_dict = plan.build(Path(path), entry or "", grid, block, parse_args(args), traces_dir,
+                                per_array=per_array)
+        with tempfile.TemporaryDirectory(prefix="warpsim-plan-") as tmp:
+            plan_path = plan.save([entry_dict], Path(tmp) / "plan.json")
+            result = batch.run([entry_dict], batch.BatchOptions(traces_dir, force, timeout, plan_path=plan_path))
+        if result.failed:
+            raise UsageError("; ".join(f"{k}: {v}" for k, v in result.failed.items()))
+        traces = [load_trace(p) for p in result.written]
+        frame = compare_mod.compare(traces, {})
+    for t in traces:
+        typer.echo(f"wrote {t.path}")
+    Console().print(report.comparison_table(frame, title=f"{entry_dict['id']}: measured (ncu) vs predicted (warpsim)",
+                                            one_launch=True))
+
+
+@app.command("plan")
+def plan_cmd(
+    catalog: Path = typer.Argument(Path("kernels/catalog.toml"), help="a kernel catalog (kernels/catalog.toml)"),
+    out: Path = typer.Option(..., "--out", help="the plan JSON to write"),
+    traces_dir: Path = typer.Option(TRACES_DIR, "--traces-dir", help="where the cubins are kept (beside the traces)"),
+):
+    """Resolve every launch of a catalog (compiling with the pinned nvcc) into a plan that a GPU
+    machine replays with `profile batch` (it needs only CuPy and ncu there)."""
+    from profiling import plan
+
+    with user_errors():
+        if out.exists():
+            raise UsageError(f"{out} already exists; remove it or pick another --out")
+        launches = plan.from_catalog(catalog, traces_dir)
+        plan.save(launches, out)
+    typer.echo(f"wrote {out}: {len(launches)} launches ({sum(bool(e['per_array']) for e in launches)} per array)")
+
+
+@app.command()
+def batch(
+    plan_file: Path = typer.Argument(..., help="a plan written by `profile plan`"),
+    only: Optional[List[str]] = typer.Option(None, "--only", help="launch ids to run (default: all)"),
+    force: bool = typer.Option(False, "--force", help="replace existing traces"),
+    timeout: float = typer.Option(600.0, "--timeout", help="seconds one ncu session may take"),
+    traces_dir: Path = typer.Option(TRACES_DIR, "--traces-dir", help="where traces are written"),
+    keep: Optional[Path] = typer.Option(None, "--keep", help="also save ncu's raw and source pages here"),
+):
+    """Profile every launch of a plan in one ncu session (per-instruction counters for those marked
+    per_array) and write one trace per launch under traces/sass/."""
+    from profiling import batch as batch_mod
+    from profiling import plan
+
+    with user_errors():
+        entries = [e for e in plan.load(plan_file) if not only or e["id"] in only]
+        if not entries:
+            raise UsageError(f"no launch of {plan_file} matches --only {only}")
+        result = batch_mod.run(entries, batch_mod.BatchOptions(traces_dir, force, timeout, plan_path=plan_file,
+                                                               keep_dir=keep))
+    for path in result.written:
+        typer.echo(f"wrote {path}")
+    for launch_id, why in result.failed.items():
+        typer.echo(f"failed: {launch_id}: {why}", err=True)
+    if result.failed:
+        raise typer.Exit(1)
 
 
 @app.command()

@@ -38,6 +38,9 @@ def compare(traces: Iterable[Trace], current_sha256: Mapping[str, str],
     metrics = METRICS if measured_only else PREDICTED
     rows = []
     for trace in traces:
+        if trace.is_sass:
+            rows += _sass_rows(trace, predict)
+            continue
         M, N, K = trace.sizes
         stale = current_sha256.get(trace.kernel) != trace.meta["kernel_sha256"]
         analysis = None
@@ -124,3 +127,82 @@ def summary(frame: pd.DataFrame) -> tuple[int, int]:
 
 def stale_traces(frame: pd.DataFrame) -> list[str]:
     return sorted(frame.loc[frame["stale"], "trace"].unique())
+
+
+# -- traces of any kernel (profiling.batch): predicted from the machine code that ran ------------
+
+def predict_sass(trace: Trace, by_pc: bool = False):
+    """warpsim's analysis of a sass trace's launch, from the cubin kept beside it."""
+    from profiling.plan import REPO
+    from warpsim.sass.analyze import analyze_launch, prepare
+
+    meta = trace.meta
+    source = REPO / meta["source"]
+    kernel = prepare(REPO / meta["cubin"], meta["entry"], meta["grid_text"], meta["block_text"], meta["args"],
+                     source=source if source.is_file() else None)
+    return analyze_launch(kernel, by_pc=by_pc)
+
+
+def _sass_rows(trace: Trace, predict: bool) -> list[dict]:
+    from profiling.metrics import SASS_METRICS
+
+    analysis = predict_sass(trace) if predict else None
+    label = {"kernel": trace.kernel, "M": None, "N": None, "K": None,
+             "block": "x".join(str(b) for b in trace.meta["block"]), "stale": False,
+             "trace": str(trace.path) if trace.path else ""}
+    rows = []
+    for metric in SASS_METRICS:
+        if metric.name not in trace.metrics:
+            continue
+        measured = trace.metrics[metric.name]
+        predicted = None
+        if analysis is not None and metric.predicts is not None:
+            predicted = analysis.total(*metric.predicts, kinds=metric.kinds)
+        rows.append({**label, "metric": metric.name, "predicted": predicted, "measured": measured,
+                     "diff": measured - predicted if measured is not None and predicted is not None else None,
+                     "exact_claimed": metric.exact})
+    for d in DERIVED:
+        a, b = trace.metrics.get(d.minuend), trace.metrics.get(d.subtrahend)
+        measured = a - b if a is not None and b is not None else None
+        predicted = analysis.total(*d.predicts) if analysis is not None else None
+        rows.append({**label, "metric": d.name, "predicted": predicted, "measured": measured,
+                     "diff": measured - predicted if measured is not None and predicted is not None else None,
+                     "exact_claimed": d.exact})
+    if trace.per_instruction and predict:
+        rows += _sass_per_array(trace, label)
+    return rows
+
+
+#: per SASS instruction: (source-page column, how warpsim's rows at that pc combine into it)
+_PER_PC = {"instructions": max, "active_lanes": max, "lines": sum, "sectors": sum,
+           "wavefronts": sum, "bank_conflicts": sum}
+
+
+def _sass_per_array(trace: Trace, label: dict) -> list[dict]:
+    """ncu's per-instruction counters beside warpsim's rows at the same pc, summed per array."""
+    analysis = predict_sass(trace, by_pc=True)
+    by_pc: dict[int, list] = {}
+    for r in analysis.rows:
+        by_pc.setdefault(r.pc, []).append(r)
+    sums: dict[tuple, dict] = {}
+    for measured_row in trace.per_instruction:
+        pc = int(measured_row["pc"])
+        ours = by_pc.get(pc, [])
+        array = "/".join(sorted({r.array for r in ours})) or "(not predicted)"
+        key = (array, measured_row["space"], measured_row["op"])
+        acc = sums.setdefault(key, {})
+        for column in SOURCE_METRICS:
+            space_rows = [r for r in ours if column.space in (None, r.space)]
+            combine = _PER_PC[column.counter]
+            predicted = combine([getattr(r, column.counter) for r in space_rows]) if space_rows else 0
+            m, p = acc.get(column.name, (0, 0))
+            acc[column.name] = (m + int(measured_row[column.name]), p + int(predicted))
+    rows = []
+    for (array, space, op), columns in sorted(sums.items()):
+        for column in SOURCE_METRICS:
+            if column.space not in (None, space) and not (space == "generic"):
+                continue
+            measured, predicted = columns[column.name]
+            rows.append({**label, "metric": f"{array} {op} ({space}): {column.name}", "predicted": predicted,
+                         "measured": measured, "diff": measured - predicted, "exact_claimed": column.exact})
+    return rows

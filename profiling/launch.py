@@ -147,11 +147,91 @@ def run_checked(problem: Problem, seed: int = 0) -> float:
     return check(problem, ops)
 
 
-USAGE = "usage: python -m profiling.launch KERNEL M N K BX BY"
+USAGE = ("usage: python -m profiling.launch KERNEL M N K BX BY\n"
+         "       python -m profiling.launch --plan PLAN.json [ID ...]")
+
+
+# -- any kernel: replay a launch plan (profiling.plan) --------------------------------------------
+
+def _fill(rng, dtype: str, count: int) -> np.ndarray:
+    """Random values of a buffer's type: floats in [-1, 1), integers in [0, 100)."""
+    if dtype.startswith("float"):
+        return (rng.random(count) * 2 - 1).astype(dtype)
+    return rng.integers(0, 100, count).astype(dtype)
+
+
+def _scalar(p: dict):
+    if p["kind"] == "int":
+        return {1: np.int8, 2: np.int16, 4: np.int32, 8: np.int64}[p["size"]](p["value"])
+    return {2: np.float16, 4: np.float32, 8: np.float64}[p["size"]](p["value"])
+
+
+def replay(entry: dict, modules: dict, seed: int = 0) -> str | None:
+    """Launch one plan entry once (its cubin loaded with CuPy, its buffers random) and check it
+    against its numpy reference when there is one; returns why it is wrong, or None."""
+    from profiling import reference
+    from profiling.plan import PlanLaunch
+
+    cupy = require_cupy()
+    launch = PlanLaunch(entry)
+    path = str(launch.cubin())
+    if path not in modules:
+        modules[path] = cupy.RawModule(path=path)
+    try:
+        function = modules[path].get_function(entry["mangled"])
+    except Exception as e:  # CUDADriverError: wrong architecture, missing symbol
+        return f"cannot load {entry['mangled']} from {path}: {e}"
+    rng = np.random.default_rng(seed)
+    host, args = {}, []
+    for p in entry["params"]:
+        if p["kind"] == "pointer":
+            host[p["name"]] = _fill(rng, p["dtype"], p["count"])
+            args.append(cupy.asarray(host[p["name"]]))
+        else:
+            args.append(_scalar(p))
+    function(tuple(entry["grid"]), tuple(entry["block"]), tuple(args))
+    cupy.cuda.Device().synchronize()
+    check = reference.REFERENCES.get(entry.get("reference") or "")
+    if check is None:
+        return None
+    scalars = {p["name"]: p["value"] for p in entry["params"] if p["kind"] != "pointer"}
+    types = {p["name"]: p.get("type", "float") for p in entry["params"] if p["kind"] == "pointer"}
+    expected = check(host, scalars)
+    for (name, want), dev in ((item, args[[p["name"] for p in entry["params"]].index(item[0])])
+                              for item in expected.items()):
+        got = cupy.asnumpy(dev)
+        if not reference.close(entry["reference"], types.get(name, "float"), got, want):
+            return f"{name} differs from the numpy reference"
+    return None
+
+
+def run_plan(plan_path: str, ids: list[str]) -> int:
+    from profiling import plan
+
+    entries = [e for e in plan.load(plan_path) if not ids or e["id"] in ids]
+    if not entries:
+        print(f"{MARK_FAIL}no launch of {plan_path} matches {ids}", file=sys.stderr, flush=True)
+        return 3
+    modules: dict = {}
+    failed = 0
+    for entry in entries:
+        why = replay(entry, modules)
+        if why is None:
+            print(f"{MARK_OK} {entry['id']}", flush=True)
+        else:
+            failed += 1
+            print(f"{MARK_FAIL}{entry['id']}: {why}", file=sys.stderr, flush=True)
+    return 3 if failed else 0
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--plan"] and len(args) >= 2:
+        try:
+            return run_plan(args[1], args[2:])
+        except UsageError as e:
+            print(f"{MARK_FAIL}{e}", file=sys.stderr, flush=True)
+            return 3
     if len(args) != 6 or not all(a.isdigit() for a in args[1:]):
         print(USAGE, file=sys.stderr)
         return 2

@@ -60,26 +60,26 @@ def _first_non_numeric(raw: pd.Series) -> str:
     return ""
 
 
-def _finish(path: Path, rows: pd.DataFrame, units: dict[str, str]) -> pd.DataFrame:
+def _finish(path: Path, rows: pd.DataFrame, units: dict[str, str], names=NAMES) -> pd.DataFrame:
     """Keep kernel + the table's metrics, counters as int64 where every value is integral."""
-    missing = [name for name in NAMES if name not in rows.columns]
+    missing = [name for name in names if name not in rows.columns]
     if missing:
-        raise _foreign(path, f"{len(missing)} of {len(NAMES)} metrics missing, e.g. {missing[0]}")
+        raise _foreign(path, f"{len(missing)} of {len(names)} metrics missing, e.g. {missing[0]}")
     if rows.empty:
         raise _foreign(path, "it holds no profiled launch")
     frame = pd.DataFrame({"kernel": rows["kernel"].astype(str).to_numpy()})
-    for name in NAMES:
+    for name in names:
         column = _numeric(rows[name])
         if column is None:
             raise _foreign(path, f"{name} has non-numeric values such as {_first_non_numeric(rows[name])!r}")
         if column.notna().all() and (column == column.round()).all():
             column = column.astype("int64")
         frame[name] = column.to_numpy()
-    frame.attrs["units"] = {name: units.get(name, "") for name in NAMES}
+    frame.attrs["units"] = {name: units.get(name, "") for name in names}
     return frame
 
 
-def read_csv(path: Path | str) -> pd.DataFrame:
+def read_csv(path: Path | str, names=NAMES) -> pd.DataFrame:
     """Parse `ncu --csv --page raw --print-units base` output (see the module docstring)."""
     path = Path(path)
     try:
@@ -106,7 +106,7 @@ def read_csv(path: Path | str) -> pd.DataFrame:
     except (pd.errors.ParserError, ValueError) as e:
         raise _foreign(path, f"bad CSV ({str(e).splitlines()[0]})") from e
     rows = rows.rename(columns={KERNEL_COLUMN: "kernel"})
-    return _finish(path, rows, units)
+    return _finish(path, rows, units, names)
 
 
 def ncu_report_dirs() -> list[Path]:

@@ -36,9 +36,11 @@ _SPACE = {"Global": "global", "Shared": "shared", "Local": "local", "Generic": "
 _OP = {"Load": "load", "Store": "store"}
 
 
-def read_source_csv(text: str, origin: str = "source CSV") -> pd.DataFrame:
+def read_source_csv(text: str, origin: str = "source CSV", every_space: bool = False) -> pd.DataFrame:
     """One row per memory instruction of one kernel: pc (offset from the kernel's first
-    instruction), sass, space, op, width (bytes) and the counters named in SOURCE_COLUMNS."""
+    instruction), sass, space, op, width (bytes) and the counters named in SOURCE_COLUMNS.
+    `every_space` keeps every row that names an address space (atomics, reductions and spaces
+    this module does not map are kept under ncu's own words, lowercased)."""
     lines = [line for line in text.splitlines() if line and not line.startswith("==")]
     if lines and lines[0].startswith('"Kernel Name"'):
         kernels = [line for line in lines if line.startswith('"Kernel Name"')]
@@ -60,10 +62,15 @@ def read_source_csv(text: str, origin: str = "source CSV") -> pd.DataFrame:
     frame = frame[need + [c for c in SOURCE_COLUMNS if c not in need]]
     frame["pc"] = frame["Address"].map(lambda a: int(a, 16))
     frame["pc"] -= frame["pc"].min()
-    frame = frame[frame["Address Space"].isin(_SPACE) & frame["Access Operation"].isin(_OP)].copy()
-    frame["space"] = frame["Address Space"].map(_SPACE)
-    frame["op"] = frame["Access Operation"].map(_OP)
-    frame["width"] = frame["Access Size"].astype(int) // 8  # ncu gives bits
+    if every_space:
+        frame = frame[frame["Address Space"].str.strip().ne("") & frame["Access Operation"].str.strip().ne("")].copy()
+        frame["space"] = frame["Address Space"].map(lambda v: _SPACE.get(v, v.strip().lower()))
+        frame["op"] = frame["Access Operation"].map(lambda v: _OP.get(v, v.strip().lower()))
+    else:
+        frame = frame[frame["Address Space"].isin(_SPACE) & frame["Access Operation"].isin(_OP)].copy()
+        frame["space"] = frame["Address Space"].map(_SPACE)
+        frame["op"] = frame["Access Operation"].map(_OP)
+    frame["width"] = pd.to_numeric(frame["Access Size"], errors="coerce").fillna(0).astype(int) // 8  # ncu: bits
     for column in SOURCE_COLUMNS:
         frame[column] = pd.to_numeric(frame[column].str.replace(",", ""), errors="raise").astype("int64")
     frame = frame.rename(columns={"Source": "sass"})

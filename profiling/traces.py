@@ -29,6 +29,14 @@ SCHEMA = 1
 TRACES_DIR = Path(__file__).resolve().parent.parent / "traces"
 BENCH_DIR_NAME = "bench"  # traces/bench/ holds timing tables, not traces
 
+#: Traces of any kernel (`"kind": "sass"`, written by profiling.batch) name their launch instead
+#: of M, N, K: the source, the cubin that ran (kept beside the trace), grid, block, arguments.
+SASS_META_TYPES = {
+    "gpu": str, "driver": str, "ncu_version": str, "cuda_version": str, "kind": str,
+    "kernel": str, "entry": str, "kernel_sha256": str, "source": str, "cubin": str, "cubin_sha256": str,
+    "grid": list, "block": list, "args": dict, "id": str, "date": str, "command": list,
+}
+
 META_TYPES = {
     "gpu": str, "driver": str, "ncu_version": str, "cuda_version": str,
     "kernel": str, "entry": str, "kernel_sha256": str,
@@ -49,6 +57,11 @@ class Trace:
     @property
     def kernel(self) -> str:
         return self.meta["kernel"]
+
+    @property
+    def is_sass(self) -> bool:
+        """A trace of any kernel, predicted from its machine code (profiling.batch)."""
+        return self.meta.get("kind") == "sass"
 
     @property
     def block(self) -> tuple[int, int]:
@@ -126,11 +139,14 @@ def load_trace(path: Path | str) -> Trace:
     meta, metrics = data.get("meta"), data.get("metrics")
     if not isinstance(meta, dict) or not isinstance(metrics, dict):
         raise _malformed(path, '"meta" and "metrics" must be objects')
-    for key, kind in META_TYPES.items():
+    sass = meta.get("kind") == "sass"
+    for key, kind in (SASS_META_TYPES if sass else META_TYPES).items():
         if not isinstance(meta.get(key), kind) or isinstance(meta.get(key), bool):
             raise _malformed(path, f"meta.{key} is missing or not a {kind.__name__}")
-    if len(meta["block"]) != 2 or not all(isinstance(v, int) for v in meta["block"]):
+    if not sass and (len(meta["block"]) != 2 or not all(isinstance(v, int) for v in meta["block"])):
         raise _malformed(path, "meta.block must be [bx, by]")
+    if sass and (len(meta["block"]) != 3 or len(meta["grid"]) != 3):
+        raise _malformed(path, "meta.block and meta.grid must be [x, y, z]")
     bad = [name for name, value in metrics.items() if not _is_number(value)]
     if bad:
         raise _malformed(path, f"metric {bad[0]} is not a number")

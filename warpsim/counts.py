@@ -39,6 +39,7 @@ class Row:
     bank_conflicts: int = 0
     line: int | None = None  # the .cu source line, when counted line by line (`analyze(by_line=True)`)
     pc: int | None = None  # the SASS instruction, when counted instruction by instruction (machine code)
+    kind: str | None = None  # machine code: the opcode family (LDG, LD, LDGSTS, LDS, LDSM, REDG, ...)
 
     @property
     def ideal_wavefronts(self) -> int:
@@ -47,7 +48,8 @@ class Row:
 
     @property
     def key(self) -> tuple:
-        return (self.space, self.array, self.op) if self.line is None else (self.line, self.space, self.array, self.op)
+        base = (self.space, self.array, self.op) if self.line is None else (self.line, self.space, self.array, self.op)
+        return base if self.kind is None else (*base, self.kind)
 
     def add(self, **counts: int) -> None:
         for name, value in counts.items():
@@ -55,7 +57,7 @@ class Row:
 
     def as_dict(self) -> dict:
         d = asdict(self)  # counters are plain ints: `add` converts
-        for optional in ("line", "pc"):
+        for optional in ("line", "pc", "kind"):
             if d[optional] is None:
                 del d[optional]
         return d
@@ -87,9 +89,13 @@ class Analysis:
                 return r
         raise KeyError((space, array, op))
 
-    def total(self, space: str, op: str, counter: str) -> int:
-        """Sum of one counter over the arrays of (space, op): what ncu's aggregate metrics see."""
-        return sum(getattr(r, counter) for r in self.rows if r.space == space and r.op == op)
+    def total(self, space: str | None, op: str | None, counter: str, kinds: tuple[str, ...] | None = None) -> int:
+        """Sum of one counter over the arrays of (space, op) (None: any), of the opcode families
+        `kinds` only if given (rows of hand models have no family and always count): what ncu's
+        aggregate metrics see."""
+        return sum(getattr(r, counter) for r in self.rows
+                   if space in (None, r.space) and op in (None, r.op)
+                   and (kinds is None or r.kind is None or r.kind in kinds))
 
     def frame(self):
         """The rows as a pandas DataFrame (pandas is imported here, not at start-up)."""

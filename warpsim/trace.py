@@ -30,6 +30,7 @@ class Site:
     predicate: tuple[Atom, ...]  # lanes, among those, whose access is not predicated off (likewise)
     dims: tuple[tuple[str, int], ...]  # launch dimensions in scope and their extents
     pc: int | None = None  # the SASS instruction (machine-code sites; hand models have none)
+    kind: str | None = None  # its opcode family (LDG, LDS, LDGSTS, ...; machine code only)
 
 
 def _atoms(cond) -> tuple[Atom, ...]:

@@ -73,9 +73,12 @@ def compile_kernel(path: Path | str, entry: str | None) -> tuple[Program, Path |
     return program, source, cubin
 
 
-def prepare(path, entry, grid: str, block: str, args: list[str] | dict) -> Kernel:
-    """Compile (or read) the kernel and bind one launch; every refusal is one UsageError."""
-    program, source, cubin = compile_kernel(path, entry)
+def prepare(path, entry, grid: str, block: str, args: list[str] | dict, source: Path | str | None = None) -> Kernel:
+    """Compile (or read) the kernel and bind one launch; every refusal is one UsageError.
+    `source` names the .cu whose signature names a cubin's parameters (default: the one the
+    cubin's line table names, where that file exists)."""
+    program, found, cubin = compile_kernel(path, entry)
+    source = Path(source) if source is not None else found
     params, warnings = L.resolve_params(program.function, L.read_source(source))
     texts = args if isinstance(args, dict) else L.parse_args(list(args))
     bound = L.bind(program.function, params, {k: str(v) for k, v in texts.items()}, grid, block, warnings)
@@ -85,7 +88,7 @@ def prepare(path, entry, grid: str, block: str, args: list[str] | dict) -> Kerne
 def _site(access: Access) -> Site:
     ins = access.ins
     return Site(access.space, access.array, access.op, access.width, ins.line or 0, access.address,
-                access.cond, access.pred, tuple(access.env.extents.items()), ins.pc)
+                access.cond, access.pred, tuple(access.env.extents.items()), ins.pc, ins.opcode)
 
 
 MAX_PIECES = 64
@@ -123,28 +126,28 @@ def trace(kernel: Kernel) -> tuple[list[Site], int]:
     return sites, threads
 
 
-def _row_key(space, array, op, line, pc, by_line, by_pc):
+def _row_key(space, array, op, kind, line, pc, by_line, by_pc):
     if by_pc:
-        return (pc, space, array, op)
+        return (pc, space, array, op, kind)
     if by_line:
-        return (line, space, array, op)
-    return (space, array, op)
+        return (line, space, array, op, kind)
+    return (space, array, op, kind)
 
 
 def _rows(items, by_line: bool, by_pc: bool) -> list[Row]:
     rows: dict[tuple, Row] = {}
-    for (space, array, op, width, line, pc), counts in items:
-        key = _row_key(space, array, op, line, pc, by_line, by_pc)
+    for (space, array, op, width, line, pc, kind), counts in items:
+        key = _row_key(space, array, op, kind, line, pc, by_line, by_pc)
         row = rows.get(key)
         if row is None:
-            row = Row(space, array, op, width, line=line if (by_line or by_pc) else None)
+            row = Row(space, array, op, width, line=line if (by_line or by_pc) else None, kind=kind)
             if by_pc:
                 row.pc = pc
             rows[key] = row
         row.width = max(row.width, width)
         row.add(**counts)
-    ordered = sorted(rows.values(), key=lambda r: (getattr(r, "pc", 0) if by_pc else (r.line or 0) if by_line else 0,
-                                                    SPACE_ORDER.get(r.space, 9), r.array, r.op))
+    ordered = sorted(rows.values(), key=lambda r: (r.pc or 0 if by_pc else (r.line or 0) if by_line else 0,
+                                                    SPACE_ORDER.get(r.space, 9), r.array, r.op, r.kind or ""))
     return ordered
 
 
@@ -166,7 +169,7 @@ def analyze_launch(kernel: Kernel, by_line: bool = False, by_pc: bool = False) -
             if counts.get("violations"):
                 raise UsageError(f"{kernel.name}: {s.array}; warpsim cannot count this launch exactly")
             continue
-        items.append(((s.space, s.array, s.op, s.width, s.line, s.pc), counts))
+        items.append(((s.space, s.array, s.op, s.width, s.line, s.pc, s.kind), counts))
     return analysis(kernel, _rows(items, by_line, by_pc), "sass")
 
 
@@ -194,7 +197,7 @@ def brute_force(kernel: Kernel, by_line: bool = False, by_pc: bool = False, chun
         live = reach & _mask(a.pred, n)
         counts = tally(a.space, a.width, addr, live.reshape(-1, 32), reach.reshape(-1, 32).any(axis=1),
                        np.ones(n // 32, dtype=np.int64))
-        items.append(((a.space, a.array, a.op, a.width, a.ins.line or 0, a.ins.pc), counts))
+        items.append(((a.space, a.array, a.op, a.width, a.ins.line or 0, a.ins.pc, a.ins.opcode), counts))
 
     for lo in range(0, total, per):
         m = Machine(kernel.program, launch, record, blocks=blocks[lo:lo + per])

@@ -12,7 +12,9 @@ here; a loop entered other than through its header (irreducible flow) is refused
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -99,16 +101,18 @@ def _natural_loops(successors: dict[int, tuple[int, ...]]) -> dict[int, Loop]:
 
 
 def _listing(cubin: Path) -> list:
-    """nvdisasm's JSON of a cubin, cached beside it (`<cubin>.json`)."""
-    cache = cubin.with_suffix(cubin.suffix + ".json")
-    if cache.is_file() and cache.stat().st_mtime_ns >= cubin.stat().st_mtime_ns:
+    """nvdisasm's JSON of a cubin, cached by the cubin's sha256 (toolchain.default_cache_dir())."""
+    digest = hashlib.sha256(cubin.read_bytes()).hexdigest()[:24]
+    cache = toolchain.default_cache_dir() / "listing" / f"{digest}.json"
+    if cache.is_file():
         try:
             return json.loads(cache.read_text())
         except (OSError, json.JSONDecodeError):
             pass
     doc = toolchain.disassemble_json(cubin)
     try:
-        tmp = cache.with_suffix(".tmp")
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps(doc))
         tmp.replace(cache)
     except OSError:

@@ -1,0 +1,140 @@
+"""Launch plans: any kernel's launches, resolved where nvcc runs, replayed where the GPU is.
+
+A plan is JSON, one entry per launch:
+
+    {"id": "transpose/transpose_tiled_1__M97_N61", "source": "kernels/transpose.cu",
+     "entry": "transpose_tiled<1>", "mangled": "_Z15transpose_tiledILi1EEviiPKfPf",
+     "cubin": "traces/sass/transpose/transpose-1a2b3c4d5e6f7a8b.cubin", "cubin_sha256": "...",
+     "source_sha256": "...", "grid": [2, 4, 1], "block": [32, 8, 1],
+     "grid_text": "cdiv(N,32),cdiv(M,32)", "block_text": "32x8", "args": {"M": "97", "N": "61"},
+     "params": [{"name": "M", "kind": "int", "size": 4, "value": 97},
+                {"name": "in", "kind": "pointer", "dtype": "float32", "count": 5917}, ...],
+     "per_array": true, "reference": "transpose.cu:transpose_tiled<1>"}
+
+`build` resolves a launch with warpsim's own front-end (the cubin of the pinned nvcc, the
+parameters of the signature, the grid expressions) and copies the cubin under traces/, so the
+trace that ncu's numbers become keeps the machine code that ran; the GPU side (profiling.launch)
+needs nothing but CuPy to replay it. Every pointer parameter must be declared (TYPE[COUNT]):
+the replay allocates and fills it with random data of that type.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from warpsim.errors import UsageError
+
+REPO = Path(__file__).resolve().parent.parent
+SASS_TRACES = "sass"  # traces/sass/<source stem>/<launch>.json
+DTYPES = {"float": "float32", "double": "float64", "half": "float16", "__half": "float16", "int": "int32",
+          "unsigned": "uint32", "float2": "float32", "float4": "float32", "char": "int8", "short": "int16",
+          "long": "int64", "int2": "int32", "int4": "int32", "uint8_t": "uint8", "int8_t": "int8",
+          "int32_t": "int32", "uint32_t": "uint32", "int64_t": "int64"}
+LANES = {"float2": 2, "float4": 4, "int2": 2, "int4": 4}  # vector types: scalars per element
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_")
+
+
+def launch_id(source: Path, entry: str, args: dict) -> str:
+    scalars = "_".join(f"{k}{_slug(str(v).replace('-', 'm'))}" for k, v in args.items() if "[" not in str(v))
+    return f"{Path(source).stem}/{_slug(entry)}__{scalars}"
+
+
+def _relative(path: Path) -> str:
+    path = Path(path).resolve()
+    try:
+        return str(path.relative_to(REPO))
+    except ValueError:
+        return str(path)
+
+
+def build(source: Path | str, entry: str, grid: str, block: str, args: dict, traces_dir: Path,
+          per_array: bool = False, reference: str | None = None) -> dict:
+    """One launch of any kernel, resolved (a UsageError says what is missing); copies its cubin
+    into traces_dir/sass/<stem>/."""
+    from warpsim.sass.analyze import prepare
+
+    kernel = prepare(source, entry, grid, block, {k: str(v) for k, v in args.items()})
+    k = kernel.launch
+    params = []
+    for p in k.params:
+        if p.pointer:
+            decl = k.buffers.get(p.name)
+            if decl is None:
+                raise UsageError(f"pointer parameter {p.name} has no size: declare it, e.g. "
+                                 f"--arg {p.name}='float[COUNT]', so the GPU run can allocate it")
+            kind, count = decl
+            params.append({"name": p.name, "kind": "pointer", "type": kind, "dtype": DTYPES.get(kind, "float32"),
+                           "count": int(count) * LANES.get(kind, 1)})
+        else:
+            params.append({"name": p.name, "kind": "float" if p.is_float else "int", "size": p.size,
+                           "value": k.scalars[p.name]})
+    data = Path(kernel.cubin_path).read_bytes()
+    sha = hashlib.sha256(data).hexdigest()
+    stem = Path(source).stem
+    folder = Path(traces_dir) / SASS_TRACES / stem
+    folder.mkdir(parents=True, exist_ok=True)
+    cubin = folder / f"{stem}-{sha[:16]}.cubin"
+    if not cubin.exists():
+        shutil.copyfile(kernel.cubin_path, cubin)
+    return {
+        "id": launch_id(Path(source), entry, args), "source": _relative(Path(source)), "entry": entry,
+        "mangled": kernel.program.function.name, "cubin": _relative(cubin), "cubin_sha256": sha,
+        "source_sha256": hashlib.sha256(Path(source).read_bytes()).hexdigest(),
+        "grid": list(k.grid), "block": list(k.block), "grid_text": grid, "block_text": block,
+        "args": {key: str(v) for key, v in args.items()}, "params": params, "per_array": per_array,
+        "reference": reference,
+    }
+
+
+def from_catalog(catalog: Path | str, traces_dir: Path, kernels_dir: Path | None = None) -> list[dict]:
+    """Every launch of kernels/catalog.toml (every size; per_array at its per_array index)."""
+    catalog = Path(catalog)
+    try:
+        entries = tomllib.loads(catalog.read_text())["kernel"]
+    except (OSError, tomllib.TOMLDecodeError, KeyError) as e:
+        raise UsageError(f"{catalog} is not a kernel catalog ({e})") from e
+    folder = kernels_dir or catalog.parent
+    launches = []
+    for e in entries:
+        for i, size in enumerate(e["sizes"]):
+            args = {**size, **e.get("buffers", {})}
+            launches.append(build(folder / e["file"], e["entry"], e["grid"], e["block"], args, traces_dir,
+                                  per_array=(i == e.get("per_array", -1)), reference=f"{e['file']}:{e['entry']}"))
+    return launches
+
+
+def save(launches: list[dict], path: Path | str) -> Path:
+    path = Path(path)
+    path.write_text(json.dumps({"schema": 1, "launches": launches}, indent=1) + "\n")
+    return path
+
+
+def load(path: Path | str) -> list[dict]:
+    try:
+        data = json.loads(Path(path).read_text())
+        return list(data["launches"])
+    except (OSError, json.JSONDecodeError, KeyError, TypeError) as e:
+        raise UsageError(f"{path} is not a launch plan ({e})") from e
+
+
+@dataclass(frozen=True)
+class PlanLaunch:
+    """A plan entry, for the GPU side (no warpsim front-end needed)."""
+
+    entry: dict
+
+    @property
+    def id(self) -> str:
+        return self.entry["id"]
+
+    def cubin(self, root: Path = REPO) -> Path:
+        return Path(root) / self.entry["cubin"]

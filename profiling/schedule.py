@@ -1,0 +1,77 @@
+"""Which blocks ran where and when: the block-schedule probes of kernels/probes/schedule.cu.
+
+    python -m profiling.schedule OUT.json KERNEL M N K [--repeats R]
+
+launches the probe (seed 000's naive or coalesced kernel, recording per block its SM, start and
+end time from %globaltimer) once to warm up and R times measured, and writes one JSON: metadata
+(GPU, driver, probe source sha256, launch, date) and per launch three lists in block order
+(blockIdx.y * gridDim.x + blockIdx.x): sm, start_ns, end_ns (start relative to the launch's
+first block). It is what warpsim's cache model (issue 10) reads the dispatch order and the
+blocks that share an SM and the L2 from.
+
+Limitations: the probe is not profiled by ncu (ncu's replay would serialize it); %globaltimer
+ticks in steps of about 32 ns on Hopper, so start times order blocks only to that resolution.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+from profiling.launch import require_cupy
+from warpsim.toolchain import build_cubin, source_sha256
+
+PROBE = Path(__file__).resolve().parent.parent / "kernels" / "probes" / "schedule.cu"
+ENTRIES = {"naive": "sgemm_naive_sched", "coalesced": "sgemm_coalesced_sched"}
+
+
+def measure(kernel: str, M: int, N: int, K: int, repeats: int = 3) -> dict:
+    cupy = require_cupy()
+    function = cupy.RawModule(path=str(build_cubin(PROBE))).get_function(ENTRIES[kernel])
+    grid, block = (-(-N // 32), -(-M // 32), 1), (32, 32, 1)
+    blocks = grid[0] * grid[1]
+    rng = np.random.default_rng(0)
+    A = cupy.asarray(rng.random((M, K), dtype=np.float32))
+    B = cupy.asarray(rng.random((K, N), dtype=np.float32))
+    C = cupy.asarray(rng.random((M, N), dtype=np.float32))
+    sched = cupy.zeros(3 * blocks, dtype=cupy.uint64)
+    args = (np.int32(M), np.int32(N), np.int32(K), np.float32(1.0), A, B, np.float32(0.0), C, sched)
+    runs = []
+    for i in range(repeats + 1):
+        function(grid, block, args)
+        cupy.cuda.Device().synchronize()
+        if i == 0:
+            continue  # warm-up: module load, first-touch
+        s = cupy.asnumpy(sched).reshape(blocks, 3).astype(np.int64)
+        t0 = int(s[:, 1].min())
+        runs.append({"sm": s[:, 0].tolist(), "start_ns": (s[:, 1] - t0).tolist(), "end_ns": (s[:, 2] - t0).tolist()})
+    from profiling.ncu import probe_versions
+
+    versions = probe_versions()
+    return {"schema": 1, "meta": {**versions, "probe": str(PROBE.relative_to(PROBE.parents[2])),
+                                  "probe_sha256": source_sha256(PROBE), "kernel": kernel, "entry": ENTRIES[kernel],
+                                  "M": M, "N": N, "K": K, "grid": list(grid), "block": list(block),
+                                  "date": datetime.now(timezone.utc).isoformat(timespec="seconds")},
+            "runs": runs}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) < 5 or args[1] not in ENTRIES:
+        print("usage: python -m profiling.schedule OUT.json {naive|coalesced} M N K [--repeats R]", file=sys.stderr)
+        return 2
+    repeats = int(args[args.index("--repeats") + 1]) if "--repeats" in args else 3
+    out = Path(args[0])
+    data = measure(args[1], int(args[2]), int(args[3]), int(args[4]), repeats)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(data) + "\n")
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
