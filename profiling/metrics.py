@@ -48,8 +48,10 @@ METRICS: tuple[Metric, ...] = (
     Metric("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "wavefronts", ("shared", "load", "bank_conflicts"), False),
     Metric("smsp__inst_executed_op_shared_st.sum", "warp instructions", ("shared", "store", "instructions"), True,
            ("STS",)),
-    Metric("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "wavefronts", ("shared", "store", "wavefronts"), False),
-    Metric("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "wavefronts", ("shared", "store", "bank_conflicts"), False),
+    Metric("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "wavefronts", ("shared", "store", "wavefronts"), False,
+           ("STS", "ST", "ATOMS")),
+    Metric("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "wavefronts", ("shared", "store", "bank_conflicts"),
+           False, ("STS", "ST", "ATOMS")),
     # Measured only: caches, DRAM and time depend on the machine, not on the address stream alone.
     Metric("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", "32 B sectors", None, False),
     Metric("lts__t_sectors_srcunit_tex_op_read.sum", "32 B sectors", None, False),
@@ -97,16 +99,20 @@ class Derived:
     unit: str
     predicts: tuple[str, str, str]
     exact: bool
+    kinds: tuple[str, ...] | None = None  # machine-code rows: the opcode families it counts
 
 
 _WF = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{}.sum"
 _BC = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{}.sum"
 #: The aggregate shared counters' surplus is all in their conflict part: wavefronts minus bank
 #: conflicts (the ideal wavefronts) is exact on every H200 trace, so warpsim claims it.
+#: Seen on the H200 (traces/sass/gemm_cp_async): cp.async's shared side (LDGSTS) is not in
+#: `..._wavefronts_mem_shared_op_st`, while generic stores to shared memory (wmma) are.
+SHARED_STORE_KINDS = ("STS", "ST", "ATOMS")
 DERIVED: tuple[Derived, ...] = tuple(
     Derived(f"shared {op} ideal wavefronts = wavefronts - bank conflicts", _WF.format(short), _BC.format(short),
-            "wavefronts", ("shared", op, "ideal_wavefronts"), True)
-    for short, op in (("ld", "load"), ("st", "store"))
+            "wavefronts", ("shared", op, "ideal_wavefronts"), True, kinds)
+    for short, op, kinds in (("ld", "load", None), ("st", "store", SHARED_STORE_KINDS))
 )
 BY_NAME: dict[str, Metric] = {m.name: m for m in SASS_METRICS}
 PREDICTED: tuple[Metric, ...] = tuple(m for m in METRICS if m.predicts is not None)

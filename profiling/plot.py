@@ -253,7 +253,8 @@ def plot(options: PlotOptions, traces: Iterable[Trace], current_sha256: Mapping[
         raise UsageError(f"none of the {len(traces)} traces under {options.traces_dir} has a current "
                          "claimed-exact comparison (all stale?): re-profile them with `profile run --force`")
     bench = load_bench(options.bench or bench_path(options.traces_dir, 4096, 4096, 4096))
-    at_bench_size = {(t.kernel, t.block): t for t in traces if t.sizes == (bench.M, bench.N, bench.K)}
+    at_bench_size = {(t.kernel, t.block): t for t in traces
+                     if not t.is_sass and t.sizes == (bench.M, bench.N, bench.K)}
     points, skipped = roofline_points(bench, lambda kernel, block: at_bench_size.get((kernel, block)))
     out = draw_figure(frame, points, bench.cublas_gflops, options.gpu, (bench.M, bench.N, bench.K), options.out)
     exact, claimed = compare_mod.summary(frame)

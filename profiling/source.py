@@ -63,9 +63,10 @@ def read_source_csv(text: str, origin: str = "source CSV", every_space: bool = F
     frame["pc"] = frame["Address"].map(lambda a: int(a, 16))
     frame["pc"] -= frame["pc"].min()
     if every_space:
-        frame = frame[frame["Address Space"].str.strip().ne("") & frame["Access Operation"].str.strip().ne("")].copy()
-        frame["space"] = frame["Address Space"].map(lambda v: _SPACE.get(v, v.strip().lower()))
-        frame["op"] = frame["Access Operation"].map(lambda v: _OP.get(v, v.strip().lower()))
+        named = frame["Address Space"].str.strip().isin(["", "-"]) | frame["Access Operation"].str.strip().isin(["", "-"])
+        frame = frame[~named].copy()
+        frame["space"] = frame["Address Space"].map(lambda v: _SPACE.get(v, v.strip().lower().replace(",", "+")))
+        frame["op"] = frame["Access Operation"].map(lambda v: _OP.get(v, v.strip().lower().replace(",", "+")))
     else:
         frame = frame[frame["Address Space"].isin(_SPACE) & frame["Access Operation"].isin(_OP)].copy()
         frame["space"] = frame["Address Space"].map(_SPACE)

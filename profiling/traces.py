@@ -28,6 +28,8 @@ from warpsim.toolchain import source_sha256
 SCHEMA = 1
 TRACES_DIR = Path(__file__).resolve().parent.parent / "traces"
 BENCH_DIR_NAME = "bench"  # traces/bench/ holds timing tables, not traces
+SCHEDULE_DIR_NAME = "schedule"  # traces/schedule/ holds block-schedule probes (profiling.schedule)
+NOT_TRACES = (BENCH_DIR_NAME, SCHEDULE_DIR_NAME)
 
 #: Traces of any kernel (`"kind": "sass"`, written by profiling.batch) name their launch instead
 #: of M, N, K: the source, the cubin that ran (kept beside the trace), grid, block, arguments.
@@ -162,7 +164,8 @@ def find_trace_files(paths: list[Path] | None = None, root: Path = TRACES_DIR) -
     found: list[Path] = []
     for p in [Path(p) for p in (paths or [root])]:
         if p.is_dir():
-            found += sorted(f for f in p.rglob("*.json") if BENCH_DIR_NAME not in f.relative_to(p).parts[:-1])
+            found += sorted(f for f in p.rglob("*.json")
+                            if not set(NOT_TRACES) & set(f.relative_to(p).parts[:-1]))
         elif p.is_file():
             found.append(p)
         else:

@@ -16,7 +16,7 @@ from warpsim.engine import analyze
 from warpsim.fast import count_site
 from warpsim.registry import kernels
 
-TRACES = [load_trace(p) for p in find_trace_files(None, TRACES_DIR)]
+TRACES = [t for t in (load_trace(p) for p in find_trace_files(None, TRACES_DIR)) if not t.is_sass]  # hand models
 PER_ARRAY = [t for t in TRACES if t.per_instruction]
 
 

@@ -71,15 +71,17 @@ def mul_wide(a: Sym, b: Sym, env: Env, is_signed: bool) -> Sym:
     return mul(a, b)
 
 
-def mul_hi(a: Sym, b: Sym, is_signed: bool) -> Sym:
-    """High 32 bits of the 64-bit product (IMAD.HI), for values of the threads alone."""
-    if not thread_only(a, b):
+def mul_hi_add(a: Sym, b: Sym, c: Sym, is_signed: bool) -> Sym:
+    """High 32 bits of a*b + c, c a 64-bit value (IMAD.HI), for values of the threads alone,
+    computed modulo 2**64 as the hardware does."""
+    if not thread_only(a, b, c):
         raise NotAffine("the high half of a product of block/loop-dependent values (an integer division?)")
+    addend = np.asarray(c.thread, dtype=np.int64).astype(np.uint64)
     if is_signed:
-        p = i32(a) * i32(b)
-        return from_bits(p >> 32)
-    p = u32(a).astype(np.uint64) * u32(b).astype(np.uint64)
-    return from_bits((p >> np.uint64(32)).astype(np.int64))
+        p = (i32(a) * i32(b)).astype(np.uint64)  # the exact product, as 64-bit two's complement
+    else:
+        p = u32(a).astype(np.uint64) * u32(b).astype(np.uint64)
+    return from_bits(((p + addend) >> np.uint64(32)).astype(np.int64))
 
 
 def shl(a: Sym, s: int) -> Sym:
@@ -123,6 +125,9 @@ def lop3(a: Sym, b: Sym, c: Sym, lut: int) -> Sym:
     if len(dims) > 1:
         raise NotAffine("a bitwise operation combining two block/loop-dependent values")
     (i,) = dims
+    only = _only_of(lut, i)
+    if only is not None:  # f depends on operand i alone: x, ~x (= -x - 1), or a constant
+        return {(0, 0): const(0), (0, 1): ops[i], (1, 0): -ops[i] - 1, (1, 1): const(MASK32)}[only]
     # Split at bit m, where every dimension coefficient of operand i is a multiple of 2**m: the low
     # bits are per thread; on the high bits f must be the same function g of operand i's bit at every
     # position and in every thread (given the bits the other operands have there), and g must be one
@@ -164,6 +169,21 @@ def lop3(a: Sym, b: Sym, c: Sym, lut: int) -> Sym:
     else:  # ~x on the high bits: top - x
         high = const(top) - hx
     return high + const(low)
+
+
+def _only_of(lut: int, i: int) -> tuple[int, int] | None:
+    """(f at x=0, f at x=1) if the truth table `lut` depends on operand i alone, else None."""
+    pairs = set()
+    for other in range(4):
+        bits = [(other >> 1) & 1, other & 1]
+        args = bits[:i] + [None] + bits[i:]
+        f = []
+        for x in (0, 1):
+            v = list(args)
+            v[i] = x
+            f.append((lut >> (4 * v[0] + 2 * v[1] + v[2])) & 1)
+        pairs.add(tuple(f))
+    return pairs.pop() if len(pairs) == 1 else None
 
 
 def _lut(a, b, c, lut: int):

@@ -112,19 +112,27 @@ def _hypothesis(s0: State, steps: dict, dim: str) -> State:
     return out
 
 
-def _flat(v):
-    """A Select by a condition of the threads alone merged into one value where it can be."""
-    return resolve(v, set()) if isinstance(v, Select) else v
+_REG_NAMES = {"r": "R", "ur": "UR", "p": "P", "up": "UP"}
+
+
+def _flat(v, machine=None):
+    """A Select by a condition of the threads alone, or one the box decides, as one value where
+    it can be."""
+    if not isinstance(v, Select):
+        return v
+    return resolve(v, set(), None, machine.decide if machine is not None else None)
 
 
 def _steps(s0: State, s1: State, machine=None, live=None) -> dict:
     out = {}
     for (name, r0), (_, r1) in zip(s0.files(), s1.files()):
         for k in set(r0) | set(r1):
-            v0, v1 = _flat(r0.get(k, UNDEFINED)), _flat(r1.get(k, UNDEFINED))
+            v0, v1 = _flat(r0.get(k, UNDEFINED), machine), _flat(r1.get(k, UNDEFINED), machine)
             if v0 is not r0.get(k, UNDEFINED):
                 r0[k] = v0  # the hypothesis starts from the merged value
             step = _step(v0, v1, machine, live)
+            if isinstance(step, Poison):  # say which register, for the message of whoever reads it
+                step = Poison(f"{step.why} ({_REG_NAMES[name]}{k})")
             if not (isinstance(step, int) and step == 0):
                 out[(name, k)] = step
     return out

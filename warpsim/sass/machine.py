@@ -593,13 +593,21 @@ def op_imad(m, ins, path, guard, known):
     if "MOV" in mods:  # IMAD.MOV d, RZ, RZ, c: a move, which copies a Select as it is
         m.write(path, dst, m.read(path, c_op, known), guard)
         return
+    if "HI" in mods:
+        # IMAD.HI d, a, b, c: the high half of a*b + (c+1:c), c's register pair as a 64-bit addend
+        # (nvcc's integer division zeroes c and puts its estimate in c+1 to add it this way)
+        a, b = m.read_int(path, a_op, known), m.read_int(path, b_op, known)
+        c = m.read_pair(path, c_op, known)
+        if not _all_int([a, b, c]):
+            m.write(path, dst, _data(a, b, c), guard)
+            return
+        m.write(path, dst, alu.mul_hi_add(a, b, c, is_signed), guard)
+        return
     a, b, c = _ints(m, path, [a_op, b_op, c_op], known)
     if not _all_int([a, b, c]):
         m.write(path, dst, _data(a, b, c), guard)
         return
-    if "HI" in mods:
-        result = alu.mul_hi(a, b, is_signed) + c
-    elif "SHL" in mods:
+    if "SHL" in mods:
         result = alu.mul(a, b)
     elif "IADD" in mods:
         result = a * 1 + c if _is_one(b) else alu.mul(a, b) + c
