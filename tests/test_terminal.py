@@ -1,9 +1,19 @@
 """Tables never cut a number: at any width the form `terminal.fit` picks shows every figure whole,
-no line is wider than the terminal, and nothing is cropped to `…`; scaled figures say so.
-(The commands' tables at 80 and 120 columns, piped and in a terminal, are tested with them.)"""
+no line is wider than the terminal, and nothing is cropped to `…`; scaled figures say so."""
 
 from __future__ import annotations
 
+import json
+import os
+import pty
+import re
+import struct
+import subprocess
+import sys
+import termios
+import fcntl
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -66,3 +76,71 @@ def test_width_follows_columns_then_the_terminal_then_none():
     assert width("80", isatty=False) == 80  # piped, but COLUMNS says how wide
     assert width(None, isatty=False) is None  # piped: no limit, the widest form
     assert width("abc", isatty=False) is None
+
+
+def warpsim(*args, columns=None):
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    if columns is not None:
+        env["COLUMNS"] = str(columns)
+    return subprocess.run([sys.executable, "-m", "warpsim", *args], capture_output=True, text=True, env=env)
+
+
+def exact_counts(kernel, *size):
+    doc = json.loads(warpsim("analyze", kernel, *size, "--format", "json").stdout)
+    return [(r, k) for r in doc["rows"] for k in ("requests", "sectors", "bytes_requested", "bytes_moved")]
+
+
+def shows(text: str, value: int) -> bool:
+    """The table shows `value` exactly (68,719,476,736) or scaled to three digits (68.7 G)."""
+    return exact(value) in text or si(value) in text
+
+
+@pytest.mark.parametrize("columns", [80, 120, None])  # None: piped without COLUMNS
+@pytest.mark.parametrize("kernel", ["naive", "smem"])
+def test_analyze_table_fits_without_cutting_a_number(kernel, columns):
+    p = warpsim("analyze", kernel, "--M", "4096", columns=columns)
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert "…" not in p.stdout
+    if columns is not None:
+        assert max(len(line) for line in lines) <= columns
+    for row, key in exact_counts(kernel, "--M", "4096"):
+        if row["space"] == "global":
+            assert shows(p.stdout, row[key]), (row["array"], row["op"], key)
+    if columns is None:  # piped: the exact figures, as before
+        assert "68,719,476,736" in p.stdout or kernel != "naive"
+    else:  # 80 and 120 columns are too narrow for the 146 the exact table takes
+        assert "exact counts: --format json or csv" in " ".join(p.stdout.split())  # the one line, wrapped
+
+
+def test_by_line_table_fits_at_80_and_120():
+    for columns in (80, 120):
+        p = warpsim("analyze", "smem", "--M", "1000", "--N", "1030", "--K", "999", "--by-line", columns=columns)
+        assert p.returncode == 0 and "…" not in p.stdout
+        assert "1,081,344" in p.stdout or "1.08 M" in p.stdout  # instructions of line 21, 33 K-tiles x 32 x 32 warps...
+        assert "As[ty * BLOCKSIZE + tx]" in p.stdout  # the source text, wrapped or whole
+
+
+def test_a_real_terminal_of_80_columns():
+    """stdout a terminal (a pty of 80 columns, no COLUMNS): the terminal's width is used."""
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 80, 0, 0))
+    p = subprocess.Popen([sys.executable, "-m", "warpsim", "analyze", "naive", "--M", "4096"], stdout=follower,
+                         stderr=subprocess.PIPE, env=env)
+    os.close(follower)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    p.wait(timeout=60)
+    os.close(leader)
+    text = re.sub(r"\x1b\[[0-9;]*m", "", out.decode())  # rich colours a terminal
+    assert p.returncode == 0
+    assert max(len(line) for line in text.replace("\r", "").splitlines()) <= 80
+    assert "68.7 G" in text and "…" not in text

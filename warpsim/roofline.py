@@ -20,6 +20,8 @@ floats; the model knows nothing of tensor cores, clocks below boost, or launch o
 
 from __future__ import annotations
 
+import csv
+import io
 from dataclasses import asdict, dataclass
 
 from warpsim.errors import UsageError
@@ -53,11 +55,6 @@ class Roofline:
     sloped_time_ms: float  # flops / sloped ceiling
     bound: str  # "memory" if the kernel's intensity is left of the ridge, else "compute"
     problem_bound: str  # the same test for the problem's intensity
-
-    @property
-    def floor_ms(self) -> float:
-        """The binding floor of the problem: the larger of the compute and memory floors."""
-        return max(self.compute_floor_ms, self.memory_floor_ms)
 
     def as_dict(self) -> dict:
         """Plain JSON-ready dict; keys are the field names (flops, compute_floor_ms, ...)."""
@@ -132,6 +129,15 @@ def roofline(
         bound="memory" if kernel_intensity < ridge else "compute",
         problem_bound="memory" if problem_intensity < ridge else "compute",
     )
+
+
+def to_csv(kernel: str, r: Roofline) -> str:
+    """One header line and one row: kernel, then the JSON's keys (the Roofline's fields)."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=["kernel", *r.as_dict()], lineterminator="\n")
+    writer.writeheader()
+    writer.writerow({"kernel": kernel, **r.as_dict()})
+    return out.getvalue()
 
 
 def global_traffic(analysis) -> tuple[int, int]:
