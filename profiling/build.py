@@ -11,14 +11,13 @@ upgrading CUDA, delete build/cubin/ to rebuild.
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from warpsim.errors import UsageError
+from warpsim.files import replacing
 
 REPO = Path(__file__).resolve().parent.parent
 CACHE_DIR = REPO / "build" / "cubin"  # build/ is gitignored
@@ -65,12 +64,9 @@ def build_cubin(cu_path: Path, options: BuildOptions = BuildOptions(), timeout_s
         raise UsageError(
             f"{options.nvcc} not found on PATH: install the CUDA toolkit (13.0) or add its bin/ folder to PATH"
         )
-    out.parent.mkdir(parents=True, exist_ok=True)
     # nvcc writes to a temporary name in the cache folder; the rename makes the cubin appear whole.
-    fd, tmp = tempfile.mkstemp(prefix=out.stem + ".", suffix=".tmp.cubin", dir=out.parent)
-    os.close(fd)
-    try:
-        cmd = nvcc_command(cu_path, Path(tmp), options)
+    with replacing(out, force=True, make_parents=True, suffix=".tmp.cubin") as tmp:
+        cmd = nvcc_command(cu_path, tmp, options)
         cmd[0] = nvcc
         try:
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s)
@@ -79,10 +75,6 @@ def build_cubin(cu_path: Path, options: BuildOptions = BuildOptions(), timeout_s
         if done.returncode != 0:
             first = (done.stderr or done.stdout).strip().splitlines()[:1] or ["(no output)"]
             raise UsageError(f"nvcc failed on {cu_path.name} (exit {done.returncode}): {first[0]}")
-        os.replace(tmp, out)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
     return out
 
 
