@@ -4,8 +4,11 @@ Running, profiling, benchmarking and reading SASS (`cuobjdump -sass <cubin>`) al
 this module returns, so what ncu measures is the machine code the SASS checks read. CuPy's NVRTC
 (`RawModule(code=...)`) is never used: its compiler version need not be nvcc's.
 
+The cache is the checkout's build/cubin/ (gitignored), or ~/.cache/warpsim/cubin/ where warpsim
+is installed as a package (site-packages is no place to write).
+
 Limitations: the cache key is the source bytes plus the nvcc flags, not the nvcc version; after
-upgrading CUDA, delete build/cubin/ to rebuild.
+upgrading CUDA, delete the cache folder to rebuild.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from warpsim.errors import UsageError
 from warpsim.files import replacing
 
 REPO = Path(__file__).resolve().parent.parent
-CACHE_DIR = REPO / "build" / "cubin"  # build/ is gitignored
+CHECKOUT = (REPO / "pyproject.toml").is_file()  # run from a clone (or an editable install), not a wheel
+CACHE_DIR = REPO / "build" / "cubin" if CHECKOUT else Path.home() / ".cache" / "warpsim" / "cubin"
 
 
 @dataclass(frozen=True)

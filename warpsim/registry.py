@@ -14,7 +14,9 @@ from typing import Callable
 
 from warpsim.errors import UsageError
 
-KERNEL_DIR = Path(__file__).resolve().parent.parent / "kernels"
+#: The CUDA sources: the checkout's top-level kernels/, which a wheel carries as warpsim/kernels/.
+_PACKAGE = Path(__file__).resolve().parent
+KERNEL_DIR = _PACKAGE / "kernels" if (_PACKAGE / "kernels").is_dir() else _PACKAGE.parent / "kernels"
 
 
 _BLOCK = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
