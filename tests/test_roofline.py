@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from warpsim.errors import UsageError
 from warpsim.gpus import PRESETS, get_gpu
-from warpsim.roofline import Roofline, min_dram_bytes, render_table, roofline, table_rows
+from warpsim.roofline import Roofline, min_dram_bytes, roofline, table_layouts, table_rows
+from warpsim.terminal import fit, render
 
 N4096 = 4096
 NAIVE_REQUESTED = 2 * N4096**3 * 4  # one 4-byte A load + one 4-byte B load per (m, n, k)
@@ -174,14 +175,18 @@ def test_as_dict_has_the_issue_keys_and_is_json(seed000):
     assert json.loads(json.dumps(d)) == d
 
 
-def test_table_rows_and_rich_table(seed000):
+def test_table_rows_and_the_table_at_any_width(seed000):
     rows = dict((label, (value, unit)) for label, value, unit in table_rows(seed000))
     assert rows["compute floor"] == ("2.441", "ms")
     assert rows["ridge point"] == ("58.6", "FLOP/B")
     assert rows["requested bytes"] == ("549.8", "GB")
     assert rows["time on sloped roof"] == ("572.7", "ms")
-    table = render_table(seed000)
-    assert table.row_count == len(rows)
+    forms = table_layouts(seed000)
+    assert forms[0].renderable.row_count == len(rows)
+    for width in (20, 30, 40, 80):
+        form, at = fit(forms, width)
+        text = render(form, at)
+        assert "…" not in text and all(value in text for value, _ in rows.values())
 
 
 def test_min_dram_bytes_counts_c_once_or_twice():

@@ -14,7 +14,7 @@ import typer
 
 from warpsim import __version__
 from warpsim.cli_errors import add_version
-from warpsim.commands import console, show_analysis, sizes, warn
+from warpsim.commands import console, show_analysis, sizes, table_width, warn
 from warpsim.registry import parse_block
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -71,7 +71,8 @@ def roofline(
     from warpsim.engine import analyze as run_analysis
     from warpsim.gpus import get_gpu
     from warpsim.registry import get_kernel
-    from warpsim.roofline import global_traffic, render_table, to_csv
+    from warpsim.roofline import global_traffic, table_layouts, to_csv
+    from warpsim.terminal import show
     from warpsim.roofline import roofline as place
 
     m, n, k = sizes(M, N, K)
@@ -85,7 +86,7 @@ def roofline(
     elif fmt is Format.csv:
         print(to_csv(kernel, r), end="")
     else:
-        console().print(render_table(r))
+        show(console(), table_layouts(r), table_width())
 
 
 @app.command()
@@ -127,7 +128,6 @@ def draw(
 @app.command("list")
 def list_kernels() -> None:
     """The kernels warpsim models, with their launch configurations."""
-    from warpsim.commands import table_width
     from warpsim.registry import kernels
     from warpsim.terminal import Column, grid, listing, show
 

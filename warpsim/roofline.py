@@ -174,15 +174,14 @@ def table_rows(r: Roofline) -> list[tuple[str, str, str]]:
     ]
 
 
-def render_table(r: Roofline):
-    """A rich Table of `table_rows(r)`, titled with the problem, for the CLI to print."""
-    from rich.table import Table
+def table_layouts(r: Roofline) -> list:
+    """`table_rows(r)` titled with the problem, as a table or, where it is too narrow, a listing
+    (warpsim.terminal picks: no value is cut)."""
+    from warpsim.terminal import Column, grid, listing
 
     c = " + beta*C" if r.reads_c else ""
-    table = Table(title=f"roofline: {r.M}x{r.N}x{r.K} SGEMM{c} on {r.gpu}")
-    table.add_column("quantity")
-    table.add_column("value", justify="right")
-    table.add_column("unit")
-    for row in table_rows(r):
-        table.add_row(*row)
-    return table
+    title = f"roofline: {r.M}x{r.N}x{r.K} SGEMM{c} on {r.gpu}"
+    columns = [Column("quantity", numeric=False, fold=True, fold_min=12), Column("value"),
+               Column("unit", numeric=False, fold=True, fold_min=8)]
+    rows = [list(row) for row in table_rows(r)]
+    return [grid(title, columns, rows, False), listing(title, columns, rows, heads=1)]
