@@ -182,7 +182,7 @@ def bench(
         N, K = M if N is None else N, M if K is None else K
         table, payload = bench_mod.bench(names, M, N, K, options)
         path = bench_mod.write(payload, options)
-    console().print(report.bench_table(table, title=f"M={M} N={N} K={K}, median of {reps} launches"))
+    show(console(), report.bench_layouts(table, title=f"M={M} N={N} K={K}, median of {reps} launches"), table_width())
     typer.echo(f"wrote {path}")
 
 

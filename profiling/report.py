@@ -78,13 +78,10 @@ def comparison_text(frame: pd.DataFrame, fmt: str) -> str:
     return json.dumps(rows, indent=1, allow_nan=False) + "\n"
 
 
-def bench_table(table: pd.DataFrame, title: str):
-    from rich.table import Table
-
-    out = Table(title=title)
-    for name in ("kernel", "block", "time (ms)", "GFLOP/s", "% of cuBLAS", "input sets"):
-        out.add_column(name, justify="left" if name in ("kernel", "block") else "right")
-    for _, row in table.iterrows():
-        out.add_row(row["kernel"], row["block"], f"{row['time_ms']:.4f}", f"{row['gflops']:,.0f}",
-                    f"{row['pct_of_cublas']:.1f}", str(row["input_sets"]))
-    return out
+def bench_layouts(table: pd.DataFrame, title: str) -> list:
+    """The bench table (time, GFLOP/s, % of cuBLAS per kernel), or a listing where it is too wide."""
+    columns = [Column("kernel", numeric=False), Column("block", numeric=False), Column("time (ms)"),
+               Column("GFLOP/s"), Column("% of cuBLAS"), Column("input sets")]
+    rows = [[row["kernel"], row["block"], f"{row['time_ms']:.4f}", f"{row['gflops']:,.0f}",
+             f"{row['pct_of_cublas']:.1f}", str(row["input_sets"])] for _, row in table.iterrows()]
+    return [grid(title, columns, rows, False), listing(title, columns, rows)]
