@@ -1,9 +1,12 @@
 """Speed and memory of `warpsim analyze` (whole command, fresh process) and of the brute force.
 
-    python benchmarks/bench_analyze.py [--M 4096] [--brute-M 256] [--kernels ...]
+    python benchmarks/bench_analyze.py [--M 4096] [--brute-M 256] [--kernels ...] [--repeat 7]
 
-Prints, per kernel, the wall time and peak memory of `warpsim analyze KERNEL --M M` run as a child
-process (imports included), then the brute-force executor's throughput in lane accesses per second.
+Prints first the start-up check of issue 9: `python -c "import numpy"` and `warpsim analyze
+naive --M 4096 --format json` side by side (median wall time of --repeat fresh processes each;
+target: the command at most twice the import). Then, per kernel, the wall time and peak memory
+of `warpsim analyze KERNEL --M M` run as a child process (imports included), then the
+brute-force executor's throughput in lane accesses per second.
 Targets (issues 2 and 4): under 2 s / 1 s and under 1 GB at 4096^3 on a 2-core machine.
 """
 
@@ -11,16 +14,49 @@ from __future__ import annotations
 
 import argparse
 import resource
+import shutil
+import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+
+def warpsim_command() -> list[str]:
+    """The `warpsim` console script beside this Python (what a user runs), else `python -m warpsim`."""
+    script = Path(sys.executable).with_name("warpsim")
+    found = str(script) if script.is_file() else shutil.which("warpsim")
+    return [found] if found else [sys.executable, "-m", "warpsim"]
+
+
+def median_wall(command: list[str], repeat: int) -> float:
+    """Median wall seconds of `repeat` fresh runs of `command` (after one untimed run)."""
+    times = []
+    for i in range(repeat + 1):
+        t = time.perf_counter()
+        p = subprocess.run(command, capture_output=True, text=True)
+        if p.returncode:
+            raise SystemExit(f"{' '.join(command)}: {p.stderr.strip()}")
+        if i:  # the first run warms the file cache
+            times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def startup(repeat: int) -> None:
+    numpy = median_wall([sys.executable, "-c", "import numpy"], repeat)
+    json_cmd = [*warpsim_command(), "analyze", "naive", "--M", "4096", "--format", "json"]
+    analysis = median_wall(json_cmd, repeat)
+    print(f"start-up (median of {repeat} fresh processes)")
+    print(f"  {'python -c ' + repr('import numpy'):48} {numpy:7.3f} s")
+    print(f"  {'warpsim analyze naive --M 4096 --format json':48} {analysis:7.3f} s   "
+          f"{analysis / numpy:.2f}x the import (target: at most 2x)")
 
 
 def run_cli(kernel: str, M: int) -> tuple[float, float]:
     """Wall seconds and peak resident MiB of one `warpsim analyze` child process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     t = time.perf_counter()
-    p = subprocess.run([sys.executable, "-m", "warpsim.cli", "analyze", kernel, "--M", str(M), "--format", "json"],
+    p = subprocess.run([*warpsim_command(), "analyze", kernel, "--M", str(M), "--format", "json"],
                        capture_output=True, text=True)
     wall = time.perf_counter() - t
     if p.returncode:
@@ -45,8 +81,10 @@ def main() -> None:
     ap.add_argument("--M", type=int, default=4096)
     ap.add_argument("--brute-M", type=int, default=256)
     ap.add_argument("--kernels", nargs="*", default=list(kernels()))
+    ap.add_argument("--repeat", type=int, default=7, help="fresh processes timed for the start-up check")
     args = ap.parse_args()
-    print(f"warpsim analyze KERNEL --M {args.M}  (child process, imports included)")
+    startup(args.repeat)
+    print(f"\nwarpsim analyze KERNEL --M {args.M}  (child process, imports included)")
     print(f"{'kernel':18} {'wall s':>8} {'peak MiB':>9}")
     for name in args.kernels:
         wall, mib = run_cli(name, args.M)

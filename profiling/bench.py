@@ -84,6 +84,8 @@ def bench(kernels: list[str], M: int, N: int, K: int, options: BenchOptions = Be
     """Time every kernel and cuBLAS; returns (table, the JSON payload written by `write`)."""
     if options.reps < 10:
         raise UsageError(f"--reps {options.reps}: take at least 10 timed launches for a median")
+    if options.warmup < 0:
+        raise UsageError(f"--warmup {options.warmup}: the untimed launches cannot be fewer than 0")
     if options.tf32_env not in (None, "", "0"):
         raise UsageError(f"CUPY_TF32={options.tf32_env} lets cuBLAS use TF32; unset it so cuBLAS runs full FP32")
     problems = [parse_kernel(k, M, N, K) for k in kernels]

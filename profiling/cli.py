@@ -3,15 +3,18 @@
     profile run KERNEL --M M [--N N] [--K K] [--block BXxBY] [--force] [--timeout S] [--keep-report DIR]
     profile compare [PATHS...] [--strict] [--format table|csv|json]
     profile bench [KERNEL[:BXxBY]...] [--M 4096] [--N N] [--K K] [--reps 20] [--force]
-    profile plot --out FILE.png [--traces-dir DIR] [--bench FILE]
+    profile plot --out FILE.png|.svg|.pdf [--force] [--traces-dir DIR] [--bench FILE]
 
 Thin: each command turns its arguments into options and calls one module. A UsageError is
-printed as `error: <message>` on stderr with exit status 2; `compare --strict` exits 1 when a
-claimed-exact metric differs.
+printed as `error: <message>` on stderr with exit status 2; `compare --strict` exits 1 when it
+judged nothing, or a claimed-exact metric differs, or a trace is stale or could not be predicted.
+Traces are found under --traces-dir, else the WARPSIM_TRACES environment variable, else the
+checkout's traces/.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from contextlib import contextmanager
@@ -19,7 +22,6 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
-from rich.console import Console
 
 from profiling import bench as bench_mod
 from profiling import compare as compare_mod
@@ -29,11 +31,28 @@ from profiling.problem import Problem
 from warpsim.registry import parse_block
 from profiling.record import RecordOptions, beside_prediction, record
 from profiling.traces import TRACES_DIR, current_sha256, find_trace_files, load_trace
+from warpsim import __version__
+from warpsim.cli_errors import add_version
+from warpsim.commands import console, table_width
 from warpsim.errors import UsageError
+from warpsim.terminal import show
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  context_settings={"help_option_names": ["-h", "--help"]},
                   help="Measure warpsim's kernels on the GPU under Nsight Compute and set measured beside predicted.")
 FORMATS = ("table", "csv", "json")
+TRACES_ENV = "WARPSIM_TRACES"  # where traces are when --traces-dir is not given
+TRACES_DEFAULT = f"(default: ${TRACES_ENV}, else the checkout's traces/)"
+TRACES_HELP = f"folder of traces {TRACES_DEFAULT}"
+
+
+add_version(app, f"profile (warpsim) {__version__}")
+
+
+def positive_seconds(option: str, value: float) -> float:
+    if not (math.isfinite(value) and value > 0):
+        raise UsageError(f"{option} must be a positive number of seconds, got {value!r}")
+    return value
 
 
 @contextmanager
@@ -60,9 +79,10 @@ def run(
     arg: Optional[List[str]] = typer.Option(None, "--arg", help=".cu/.cubin: NAME=VALUE for each scalar parameter, "
                                             "NAME=TYPE[COUNT] for each pointer (repeat the option)"),
     force: bool = typer.Option(False, "--force", help="replace an existing trace"),
-    timeout: float = typer.Option(300.0, "--timeout", help="seconds ncu may take"),
+    timeout: float = typer.Option(300.0, "--timeout", help="seconds ncu may take (> 0)"),
     keep_report: Optional[Path] = typer.Option(None, "--keep-report", help="also save the .ncu-rep and raw CSV here"),
-    traces_dir: Path = typer.Option(TRACES_DIR, "--traces-dir", help="where traces are written"),
+    traces_dir: Path = typer.Option(TRACES_DIR, "--traces-dir", envvar=TRACES_ENV,
+                                    help=f"where traces are written {TRACES_DEFAULT}"),
     per_array: bool = typer.Option(False, "--per-array", help="also collect ncu's per-instruction source "
                                    "counters and attribute them to A, B and C"),
 ):
@@ -71,6 +91,7 @@ def run(
         _run_any(kernel, entry, grid, block, arg or [], per_array, force, timeout, traces_dir)
         return
     with user_errors():
+        positive_seconds("--timeout", timeout)
         if M is None:
             raise UsageError(f"--M is needed for the registered kernel {kernel!r}")
         problem = Problem.resolve(kernel, M, N, K, parse_block(block))
@@ -80,8 +101,8 @@ def run(
     frame, warning = beside_prediction(trace)
     if warning:
         typer.echo(f"warning: {warning}", err=True)
-    Console().print(report.comparison_table(frame, title=f"{problem}: measured (ncu) vs predicted (warpsim)",
-                                            one_launch=True))
+    show(console(), report.comparison_layouts(frame, title=f"{problem}: measured (ncu) vs predicted (warpsim)",
+                                              one_launch=True), table_width())
 
 
 def _run_any(path, entry, grid, block, args, per_array, force, timeout, traces_dir) -> None:
@@ -105,15 +126,16 @@ def _run_any(path, entry, grid, block, args, per_array, force, timeout, traces_d
         frame = compare_mod.compare(traces, {})
     for t in traces:
         typer.echo(f"wrote {t.path}")
-    Console().print(report.comparison_table(frame, title=f"{entry_dict['id']}: measured (ncu) vs predicted (warpsim)",
-                                            one_launch=True))
+    show(console(), report.comparison_layouts(frame, title=f"{entry_dict['id']}: measured (ncu) vs predicted (warpsim)",
+                                              one_launch=True), table_width())
 
 
 @app.command("plan")
 def plan_cmd(
     catalog: Path = typer.Argument(Path("kernels/catalog.toml"), help="a kernel catalog (kernels/catalog.toml)"),
     out: Path = typer.Option(..., "--out", help="the plan JSON to write"),
-    traces_dir: Path = typer.Option(TRACES_DIR, "--traces-dir", help="where the cubins are kept (beside the traces)"),
+    traces_dir: Path = typer.Option(TRACES_DIR, "--traces-dir", envvar=TRACES_ENV,
+                                    help=f"where the cubins are kept, beside the traces {TRACES_DEFAULT}"),
 ):
     """Resolve every launch of a catalog (compiling with the pinned nvcc) into a plan that a GPU
     machine replays with `profile batch` (it needs only CuPy and ncu there)."""
@@ -133,7 +155,8 @@ def batch(
     only: Optional[List[str]] = typer.Option(None, "--only", help="launch ids to run (default: all)"),
     force: bool = typer.Option(False, "--force", help="replace existing traces"),
     timeout: float = typer.Option(600.0, "--timeout", help="seconds one ncu session may take"),
-    traces_dir: Path = typer.Option(TRACES_DIR, "--traces-dir", help="where traces are written"),
+    traces_dir: Path = typer.Option(TRACES_DIR, "--traces-dir", envvar=TRACES_ENV,
+                                    help=f"where traces are written {TRACES_DEFAULT}"),
     keep: Optional[Path] = typer.Option(None, "--keep", help="also save ncu's raw and source pages here"),
 ):
     """Profile every launch of a plan in one ncu session (per-instruction counters for those marked
@@ -157,44 +180,80 @@ def batch(
 
 @app.command()
 def compare(
-    paths: Optional[List[Path]] = typer.Argument(None, help="trace files or folders (default: all of traces/)"),
-    strict: bool = typer.Option(False, "--strict", help="exit 1 if a claimed-exact metric differs"),
-    fmt: str = typer.Option("table", "--format", help="table, csv or json"),
-    traces_dir: Path = typer.Option(TRACES_DIR, "--traces-dir", help="default folder of traces"),
+    paths: Optional[List[Path]] = typer.Argument(None, help="trace files or folders (default: all of --traces-dir)"),
+    strict: bool = typer.Option(False, "--strict", help="exit 1 unless every trace is current and predicted and "
+                                "every claimed-exact value matches, and there was something to compare"),
+    fmt: str = typer.Option("table", "--format", help="table, csv or json (integer counts, a status per row)"),
+    traces_dir: Path = typer.Option(TRACES_DIR, "--traces-dir", envvar=TRACES_ENV, help=TRACES_HELP),
 ):
-    """Re-predict every trace and print predicted, measured and difference for each metric."""
+    """Re-predict every trace and print predicted, measured and difference for each metric.
+
+    A trace file that cannot be read is reported and the rest are compared; the exit status is
+    then 2. A stale trace (its kernel's source changed since) is re-predicted and flagged."""
     with user_errors():
         if fmt not in FORMATS:
             raise UsageError(f"--format {fmt!r}: use one of {', '.join(FORMATS)}")
-        traces = [load_trace(path) for path in find_trace_files(paths, traces_dir)]
+        if not paths and not traces_dir.is_dir():
+            raise UsageError(f"the traces folder {traces_dir} does not exist: give trace files or folders, "
+                             f"--traces-dir, or set {TRACES_ENV} (a plain install ships no traces)")
+        files = find_trace_files(paths, traces_dir)
+    traces, unreadable = [], 0
+    for path in files:
+        try:
+            traces.append(load_trace(path))
+        except UsageError as e:
+            typer.echo(f"error: {e}", err=True)
+            unreadable += 1
+    with user_errors():
         frame = compare_mod.compare(traces, current_sha256({t.kernel for t in traces}))
     if not traces:
-        typer.echo(f"no traces found under {', '.join(map(str, paths or [traces_dir]))}", err=True)
-        return
-    if fmt == "table":
-        Console().print(report.comparison_table(frame, title=f"{len(traces)} traces: measured (ncu) vs predicted (warpsim)"))
+        typer.echo(f"no traces found under {', '.join(map(str, paths or [traces_dir]))} "
+                   f"(give trace files or folders, --traces-dir, or set {TRACES_ENV})", err=True)
+    elif fmt == "table":
+        show(console(), report.comparison_layouts(frame, title=f"{len(traces)} traces: measured (ncu) vs "
+                                                  "predicted (warpsim)"), table_width())
     else:
         typer.echo(report.comparison_text(frame, fmt), nl=False)
+    for note in frame.attrs["notes"]:
+        typer.echo(f"warning: {note}", err=True)
+    stale = compare_mod.stale_traces(frame)
+    for path in stale:
+        typer.echo(f"stale: {path} (its kernel source changed since it was measured; re-predicted, its rows "
+                   "are flagged stale; re-profile it with `profile run --force`)", err=True)
     exact, claimed = compare_mod.summary(frame)
-    typer.echo(f"{exact}/{claimed} exact ({len(traces)} traces)", err=fmt != "table")
-    for path in compare_mod.stale_traces(frame):
-        typer.echo(f"stale: {path} (its kernel source changed or is gone; re-profile it)", err=True)
-    bad = compare_mod.failures(frame)
-    if strict and len(bad):
-        typer.echo(f"strict: {len(bad)} claimed-exact values differ", err=True)
-        raise typer.Exit(1)
+    line = f"{exact}/{claimed} exact ({len(traces)} traces"
+    if stale:
+        s_exact, s_claimed = compare_mod.stale_summary(frame)
+        line += f"; {len(stale)} stale, {s_exact}/{s_claimed} of their claimed values match"
+    if traces:
+        typer.echo(line + ")", err=fmt != "table")
+    if strict:
+        problems = [f"{n} {what}" for n, what in (
+            (len(compare_mod.failures(frame)), "claimed-exact values differ"),
+            (len(stale), "traces are stale"),
+            (len(frame.attrs["notes"]), "traces or parts of traces could not be predicted"),
+            (unreadable, "trace files could not be read")) if n]
+        if not claimed:
+            problems.append("nothing was compared: no current trace with a claimed-exact value")
+        for p in problems:
+            typer.echo(f"strict: {p}", err=True)
+        if problems and not unreadable:
+            raise typer.Exit(1)
+    if unreadable:
+        raise typer.Exit(2)
 
 
 @app.command()
 def bench(
     kernels: Optional[List[str]] = typer.Argument(None, help="KERNEL or KERNEL:BXxBY (default: every registered kernel)"),
-    M: int = typer.Option(4096, "--M"),
-    N: Optional[int] = typer.Option(None, "--N", help="default M"),
-    K: Optional[int] = typer.Option(None, "--K", help="default M"),
+    M: int = typer.Option(4096, "--M", help="rows of A and C"),
+    N: Optional[int] = typer.Option(None, "--N", help="columns of B and C (default M)"),
+    K: Optional[int] = typer.Option(None, "--K", help="columns of A, rows of B (default M)"),
     reps: int = typer.Option(20, "--reps", help="timed launches per kernel (at least 10), median kept"),
-    warmup: int = typer.Option(3, "--warmup"),
+    warmup: int = typer.Option(3, "--warmup", help="untimed launches before the timed ones (>= 0)"),
     force: bool = typer.Option(False, "--force", help="replace an existing bench table"),
-    traces_dir: Path = typer.Option(TRACES_DIR, "--traces-dir"),
+    traces_dir: Path = typer.Option(TRACES_DIR, "--traces-dir", envvar=TRACES_ENV,
+                                    help=f"the bench table goes to its bench/ {TRACES_DEFAULT}"),
 ):
     """Time kernels with CUDA events beside cuBLAS SGEMM (FP32) and write traces/bench/."""
     with user_errors():
@@ -203,28 +262,33 @@ def bench(
         names = list(kernels or registry.kernels())
         options = bench_mod.BenchOptions(reps=reps, warmup=warmup, tf32_env=os.environ.get("CUPY_TF32"),
                                          traces_dir=traces_dir, force=force, command=tuple(sys.argv))
-        N, K = N or M, K or M
+        N, K = M if N is None else N, M if K is None else K
         table, payload = bench_mod.bench(names, M, N, K, options)
         path = bench_mod.write(payload, options)
-    Console().print(report.bench_table(table, title=f"M={M} N={N} K={K}, median of {reps} launches"))
+    show(console(), report.bench_layouts(table, title=f"M={M} N={N} K={K}, median of {reps} launches"), table_width())
     typer.echo(f"wrote {path}")
 
 
 @app.command()
 def plot(
-    out: Path = typer.Option(..., "--out", help="PNG to write (one file, two panels side by side)"),
-    traces_dir: Path = typer.Option(TRACES_DIR, "--traces-dir", help="traces to compare (all under it)"),
+    out: Path = typer.Option(..., "--out", help="picture to write, two panels side by side: .png, .svg or "
+                             ".pdf (its folder must exist)"),
+    force: bool = typer.Option(False, "--force", help="replace --out if it exists"),
+    traces_dir: Path = typer.Option(TRACES_DIR, "--traces-dir", envvar=TRACES_ENV,
+                                    help=f"traces to compare, all under it {TRACES_DEFAULT}"),
     bench: Optional[Path] = typer.Option(None, "--bench", help="bench table (default: "
                                          "<traces-dir>/bench/bench_M4096_N4096_K4096.json)"),
 ):
-    """One PNG, two panels: predicted vs measured for every trace (left), the H200 roofline
+    """One picture, two panels: predicted vs measured for every trace (left), the H200 roofline
     with each benched kernel at its measured GFLOP/s and FLOP per DRAM byte (right)."""
     with user_errors():
         from profiling import plot as plot_mod
+        from warpsim.files import FIGURE_FORMATS, check_out
         from warpsim.gpus import get_gpu
 
+        check_out(out, force, FIGURE_FORMATS)  # before reading or comparing anything
         traces = [load_trace(path) for path in find_trace_files(None, traces_dir)]
-        options = plot_mod.PlotOptions(traces_dir, bench, out, get_gpu("h200"))
+        options = plot_mod.PlotOptions(traces_dir, bench, out, get_gpu("h200"), force)
         result = plot_mod.plot(options, traces, current_sha256({t.kernel for t in traces}))
     for line in result.skipped:
         typer.echo(f"warning: left off the roofline: {line}", err=True)

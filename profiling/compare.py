@@ -2,27 +2,39 @@
 
 `compare(traces, current_sha256)` gives one row per (trace, metric):
 
-    kernel, M, N, K, block, metric, predicted, measured, diff, exact_claimed, stale, trace
+    kernel, M, N, K, block, metric, predicted, measured, diff, exact_claimed, stale, status, trace
 
-`diff = measured - predicted`. A trace whose `kernel_sha256` differs from the current source
-(`current_sha256[kernel]`, absent for a kernel no longer registered) is stale: its rows keep the
-measured value but are not predicted or compared. Predictions come from
-`warpsim.engine.analyze(kernel, M, N, K, block)`, or from the `analyze` passed in (tests).
+`diff = measured - predicted`; `status` is the row's verdict (`exact`, `DIFFERS`, `differs (not
+claimed)`, `measured only`, `no prediction`, `not measured`), with ` (stale)` added for a stale
+trace: one whose `kernel_sha256` differs from the current source (`current_sha256[kernel]`). A
+stale trace is still predicted, so that its differences show, but `checked`, `summary` and
+`failures` judge only current ones. A kernel no longer registered (absent from
+`current_sha256`) is not predicted. Each launch is analysed once (`warpsim.engine.analyze`,
+line by line when the trace has per-instruction counters, which are attributed to A, B and C by
+the same analysis), or by the `analyze` passed in (tests).
+
+Why a trace could not be predicted, or its per-instruction counters not attributed, is kept in
+`frame.attrs["notes"]` (one line each).
 
 Counts are float64 in the frame; every count here is far below 2**53, so equality is exact.
+`records` gives them back as integers.
 """
 
 from __future__ import annotations
 
+import math
+from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
 import pandas as pd
 
-from profiling.metrics import DERIVED, METRICS, PREDICTED, SOURCE_METRICS
+from profiling.metrics import BY_NAME, DERIVED, METRICS, PREDICTED, SOURCE_METRICS
+from profiling.source import line_map, per_array
 from profiling.traces import Trace
+from warpsim.errors import UsageError
 
 COLUMNS = ["kernel", "M", "N", "K", "block", "metric", "predicted", "measured", "diff",
-           "exact_claimed", "stale", "trace"]
+           "exact_claimed", "stale", "status", "trace"]
 
 
 def _default_analyze():
@@ -31,81 +43,98 @@ def _default_analyze():
     return analyze
 
 
+def status(metric: str, predicted, measured, exact_claimed: bool, stale: bool) -> str:
+    """The verdict of one row (see the module docstring)."""
+    known = BY_NAME.get(metric)  # per-array rows are named after source-page columns
+    if known is not None and known.predicts is None:
+        verdict = "measured only"
+    elif predicted is None or (isinstance(predicted, float) and math.isnan(predicted)):
+        verdict = "no prediction"
+    elif measured is None or (isinstance(measured, float) and math.isnan(measured)):
+        verdict = "not measured"
+    elif measured == predicted:
+        verdict = "exact"
+    else:
+        verdict = "DIFFERS" if exact_claimed else "differs (not claimed)"
+    return verdict + " (stale)" if stale else verdict
+
+
 def compare(traces: Iterable[Trace], current_sha256: Mapping[str, str],
             analyze: Callable | None = None, measured_only: bool = False, predict: bool = True) -> pd.DataFrame:
     """Rows of predicted vs measured; `measured_only` adds the metrics warpsim does not predict;
     `predict=False` leaves every prediction empty (the measurement alone)."""
     metrics = METRICS if measured_only else PREDICTED
-    rows = []
+    rows, notes = [], []
     for trace in traces:
         if trace.is_sass:
             rows += _sass_rows(trace, predict)
             continue
         M, N, K = trace.sizes
         stale = current_sha256.get(trace.kernel) != trace.meta["kernel_sha256"]
+        where = str(trace.path) if trace.path else f"{trace.kernel} {M}x{N}x{K}"
+
+        def row(metric: str, predicted, measured, exact: bool) -> dict:
+            diff = measured - predicted if measured is not None and predicted is not None else None
+            return {"kernel": trace.kernel, "M": M, "N": N, "K": K,
+                    "block": f"{trace.block[0]}x{trace.block[1]}", "metric": metric,
+                    "predicted": predicted, "measured": measured, "diff": diff, "exact_claimed": exact,
+                    "stale": stale, "status": status(metric, predicted, measured, exact, stale),
+                    "trace": str(trace.path) if trace.path else ""}
+
         analysis = None
-        if predict and not stale:
+        if predict and trace.kernel not in current_sha256:
+            notes.append(f"{where}: not predicted: kernel {trace.kernel!r} is not registered")
+        elif predict:
             analyze = analyze or _default_analyze()
-            analysis = analyze(trace.kernel, M, N, K, block=trace.block)
+            try:
+                if trace.per_instruction:
+                    analysis = analyze(trace.kernel, M, N, K, block=trace.block, by_line=True)
+                else:
+                    analysis = analyze(trace.kernel, M, N, K, block=trace.block)
+            except UsageError as e:
+                notes.append(f"{where}: not predicted: {e}")
         for metric in metrics:
-            measured = trace.metrics.get(metric.name)
             predicted = None
             if analysis is not None and metric.predicts is not None:
                 predicted = analysis.total(*metric.predicts)
-            diff = measured - predicted if measured is not None and predicted is not None else None
-            rows.append({
-                "kernel": trace.kernel, "M": M, "N": N, "K": K,
-                "block": f"{trace.block[0]}x{trace.block[1]}", "metric": metric.name,
-                "predicted": predicted, "measured": measured, "diff": diff,
-                "exact_claimed": metric.exact, "stale": stale,
-                "trace": str(trace.path) if trace.path else "",
-            })
+            rows.append(row(metric.name, predicted, trace.metrics.get(metric.name), metric.exact))
         for d in DERIVED:
             a, b = trace.metrics.get(d.minuend), trace.metrics.get(d.subtrahend)
             measured = a - b if a is not None and b is not None else None
             predicted = analysis.total(*d.predicts) if analysis is not None else None
-            rows.append({
-                "kernel": trace.kernel, "M": M, "N": N, "K": K,
-                "block": f"{trace.block[0]}x{trace.block[1]}", "metric": d.name,
-                "predicted": predicted, "measured": measured,
-                "diff": measured - predicted if measured is not None and predicted is not None else None,
-                "exact_claimed": d.exact, "stale": stale, "trace": str(trace.path) if trace.path else "",
-            })
-        if trace.per_instruction and not stale:
-            rows += _per_array_rows(trace, analysis)
+            rows.append(row(d.name, predicted, measured, d.exact))
+        if trace.per_instruction:
+            try:
+                rows += [row(*r) for r in _per_array_rows(trace, analysis)]
+            except UsageError as e:
+                notes.append(f"{where}: per-array rows left out: {e}")
     frame = pd.DataFrame(rows, columns=COLUMNS)
     for column in ("predicted", "measured", "diff"):
         frame[column] = frame[column].astype("float64")
+    frame.attrs["notes"] = notes
     return frame
 
 
-def _per_array_rows(trace: Trace, analysis) -> list[dict]:
-    """Rows `A load: <source-page column>`: ncu's per-instruction counters summed per array
-    (attributed by the current model) beside the analysis's per-array counts."""
-    from profiling.record import attribute
-
-    M, N, K = trace.sizes
-    rows = []
-    for measured_row in attribute(trace):
+def _per_array_rows(trace: Trace, analysis) -> list[tuple]:
+    """(metric, predicted, measured, exact) of the rows `A load (global): <source-page column>`:
+    ncu's per-instruction counters summed per array, attributed by the analysis's source lines,
+    beside the analysis's per-array counts. Without an analysis there is nothing to attribute
+    the instructions by (the lines' arrays come from the model): no rows."""
+    if analysis is None:
+        return []
+    measured_rows = per_array(pd.DataFrame(trace.per_instruction), line_map(analysis.rows))
+    predicted_rows = {(r.space, r.array, r.op): r for r in analysis.per_access().rows}
+    out = []
+    for measured_row in measured_rows.to_dict("records"):
         key = (measured_row["space"], measured_row["array"], measured_row["op"])
-        predicted_row = None
-        if analysis is not None:
-            predicted_row = next((r for r in analysis.rows if r.key == key), None)
+        predicted_row = predicted_rows.get(key)
         for column in SOURCE_METRICS:
             if column.space not in (None, key[0]):
                 continue
-            measured = measured_row[column.name]
             predicted = getattr(predicted_row, column.counter) if predicted_row is not None else None
-            rows.append({
-                "kernel": trace.kernel, "M": M, "N": N, "K": K,
-                "block": f"{trace.block[0]}x{trace.block[1]}",
-                "metric": f"{key[1]} {key[2]} ({key[0]}): {column.name}",
-                "predicted": predicted, "measured": measured,
-                "diff": measured - predicted if predicted is not None else None,
-                "exact_claimed": column.exact, "stale": False,
-                "trace": str(trace.path) if trace.path else "",
-            })
-    return rows
+            out.append((f"{key[1]} {key[2]} ({key[0]}): {column.name}", predicted,
+                        int(measured_row[column.name]), column.exact))
+    return out
 
 
 def checked(frame: pd.DataFrame) -> pd.DataFrame:
@@ -114,19 +143,42 @@ def checked(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def failures(frame: pd.DataFrame) -> pd.DataFrame:
-    """Claimed-exact rows that differ, or whose measurement is missing."""
+    """Claimed-exact rows of current traces that differ, or whose measurement or prediction is missing."""
     rows = checked(frame)
     return rows[~(rows["diff"] == 0)]
 
 
 def summary(frame: pd.DataFrame) -> tuple[int, int]:
-    """(exact, claimed): how many claimed-exact values match, out of how many were compared."""
+    """(exact, claimed): how many claimed-exact values of current traces match, out of how many."""
     rows = checked(frame)
+    return int((rows["diff"] == 0).sum()), len(rows)
+
+
+def stale_summary(frame: pd.DataFrame) -> tuple[int, int]:
+    """(exact, claimed) over the claimed-exact values of stale traces (re-predicted, not judged)."""
+    rows = frame[frame["exact_claimed"] & frame["stale"]]
     return int((rows["diff"] == 0).sum()), len(rows)
 
 
 def stale_traces(frame: pd.DataFrame) -> list[str]:
     return sorted(frame.loc[frame["stale"], "trace"].unique())
+
+
+def _plain(value):
+    """A frame value as JSON/CSV wants it: integral floats as int, NaN as None, numpy scalars as Python's."""
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float):
+        if math.isnan(value):
+            return None
+        if value.is_integer():
+            return int(value)
+    return value
+
+
+def records(frame: pd.DataFrame) -> list[dict]:
+    """The frame's rows as plain dicts: counts as integers, missing values as None."""
+    return [{k: _plain(v) for k, v in r.items()} for r in frame.to_dict("records")]
 
 
 # -- traces of any kernel (profiling.batch): predicted from the machine code that ran ------------
@@ -136,10 +188,18 @@ def predict_sass(trace: Trace, by_pc: bool = False):
     from profiling.plan import REPO
     from warpsim.sass.analyze import analyze_launch, prepare
 
+    from warpsim.registry import KERNEL_DIR
+
     meta = trace.meta
     source = REPO / meta["source"]
-    kernel = prepare(REPO / meta["cubin"], meta["entry"], meta["grid_text"], meta["block_text"], meta["args"],
-                     source=source if source.is_file() else None)
+    if not source.is_file():  # an installed warpsim: the kernel sources are its package data
+        source = KERNEL_DIR / Path(meta["source"]).name
+    cubin = Path(trace.path).parent / Path(meta["cubin"]).name if trace.path else REPO / meta["cubin"]
+    if not cubin.is_file():
+        cubin = REPO / meta["cubin"]
+    names = meta.get("param_names")  # (traces of call 4 predate it: their source names them)
+    kernel = prepare(cubin, meta["entry"], meta["grid_text"], meta["block_text"], meta["args"],
+                     source=source if source.is_file() else None, param_names=names)
     return analyze_launch(kernel, by_pc=by_pc)
 
 
@@ -150,6 +210,12 @@ def _sass_rows(trace: Trace, predict: bool) -> list[dict]:
     label = {"kernel": trace.kernel, "M": None, "N": None, "K": None,
              "block": "x".join(str(b) for b in trace.meta["block"]), "stale": False,
              "trace": str(trace.path) if trace.path else ""}
+
+    def row(metric: str, predicted, measured, exact: bool) -> dict:
+        diff = measured - predicted if measured is not None and predicted is not None else None
+        return {**label, "metric": metric, "predicted": predicted, "measured": measured, "diff": diff,
+                "exact_claimed": exact, "status": status(metric, predicted, measured, exact, False)}
+
     rows = []
     unclaimed = _unclaimed(analysis)
     for metric in SASS_METRICS:
@@ -159,18 +225,14 @@ def _sass_rows(trace: Trace, predict: bool) -> list[dict]:
         predicted = None
         if analysis is not None and metric.predicts is not None:
             predicted = analysis.total(*metric.predicts, kinds=metric.kinds)
-        rows.append({**label, "metric": metric.name, "predicted": predicted, "measured": measured,
-                     "diff": measured - predicted if measured is not None and predicted is not None else None,
-                     "exact_claimed": metric.exact and metric.name not in unclaimed})
+        rows.append(row(metric.name, predicted, measured, metric.exact and metric.name not in unclaimed))
     for d in DERIVED:
         a, b = trace.metrics.get(d.minuend), trace.metrics.get(d.subtrahend)
         measured = a - b if a is not None and b is not None else None
         predicted = analysis.total(*d.predicts, kinds=d.kinds) if analysis is not None else None
-        rows.append({**label, "metric": d.name, "predicted": predicted, "measured": measured,
-                     "diff": measured - predicted if measured is not None and predicted is not None else None,
-                     "exact_claimed": d.exact})
+        rows.append(row(d.name, predicted, measured, d.exact))
     if trace.per_instruction and predict:
-        rows += _sass_per_array(trace, label)
+        rows += [row(*r) for r in _sass_per_array(trace)]
     return rows
 
 
@@ -193,7 +255,7 @@ _PER_PC = {"instructions": max, "active_lanes": max, "lines": sum, "sectors": su
            "wavefronts": sum, "bank_conflicts": sum}
 
 
-def _sass_per_array(trace: Trace, label: dict) -> list[dict]:
+def _sass_per_array(trace: Trace) -> list[tuple]:
     """ncu's per-instruction counters beside warpsim's rows at the same pc, summed per array."""
     analysis = predict_sass(trace, by_pc=True)
     by_pc: dict[int, list] = {}
@@ -222,7 +284,5 @@ def _sass_per_array(trace: Trace, label: dict) -> list[dict]:
                 continue
             measured, predicted = columns[column.name]
             claimed = column.exact and not (both and (column.space == "shared" or (column.space == "global" and width > 4)))
-            rows.append({**label, "metric": f"{array} {op} ({space}, {width} B): {column.name}",
-                         "predicted": predicted, "measured": measured, "diff": measured - predicted,
-                         "exact_claimed": claimed})
+            rows.append((f"{array} {op} ({space}, {width} B): {column.name}", predicted, measured, claimed))
     return rows

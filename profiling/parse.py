@@ -213,9 +213,3 @@ def _read_ncu_rep_here(path: Path | str, module=None) -> pd.DataFrame:
     if not rows.empty and rows[list(NAMES)].isna().all().all():
         raise _foreign(path, "none of the project's metrics were collected")
     return _finish(path, rows, units)
-
-
-def read(path: Path | str) -> pd.DataFrame:
-    """Either reader, chosen by the file's suffix (.ncu-rep, else CSV)."""
-    path = Path(path)
-    return read_ncu_rep(path) if path.suffix == ".ncu-rep" else read_csv(path)

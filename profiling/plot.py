@@ -2,7 +2,7 @@
 
 Left: every claimed-exact (trace, metric) pair that `profile compare` checks, the per-array
 source-counter rows included, predicted on x and measured on y (warpsim.draw's
-`plot_predicted_vs_measured`, pasted in pixel for pixel). Right: the H200's roofs (warpsim.gpus
+`draw_predicted_vs_measured`, on the same figure). Right: the H200's roofs (warpsim.gpus
 preset) with each kernel of the bench table placed by what was measured at the bench's size:
 y = its GFLOP/s timed with CUDA events (traces/bench/), x = its arithmetic intensity
 2*M*N*K FLOP / the DRAM bytes ncu counted for the same launch (read + write, from the trace of
@@ -10,12 +10,11 @@ the same kernel, block and size). cuBLAS SGEMM, timed in the same run, is a dash
 DRAM bytes were not measured, so it has no intensity.
 
 The pure parts: `comparison_frame` (traces -> the frame of the left panel), `roofline_points`
-(bench payload + traces -> the right panel's points). `plot` reads the files and writes the PNG.
+(bench payload + traces -> the right panel's points). `plot` reads the files and writes the picture (.png, .svg or .pdf, by its extension).
 
-Limitations: the roofline panel draws its own axes rather than warpsim.draw's `plot_roofline`,
-which labels each point at a fixed offset: the four tiled kernels sit within 4% of each other
-in intensity and 40% in rate, and their labels would print over one another. Here labels are
-stacked apart vertically with a leader line. The intensity is DRAM traffic with a cold L2
+Limitations: the four tiled kernels sit within 4% of each other in intensity and 40% in rate,
+so labels at a fixed offset would print over one another; here they are stacked apart
+vertically with a leader line. The intensity is DRAM traffic with a cold L2
 (ncu's `--cache-control all`), the time is a median over launches that rotate through input
 sets larger than the L2: the two come from different runs of the same kernel.
 """
@@ -24,7 +23,6 @@ from __future__ import annotations
 
 import json
 import math
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Callable, Iterable, Mapping
@@ -42,7 +40,8 @@ from warpsim.gpus import GPU
 #: The ncu metrics of METRICS whose sum is the launch's DRAM traffic in bytes (read + write).
 DRAM_BYTES: tuple[str, ...] = tuple(m.name for m in METRICS if m.name.startswith("dram__bytes_"))
 
-DPI = 110  # warpsim.draw's figures are drawn at 110 dpi; the roofline panel matches them
+DPI = 110  # warpsim.draw's figures are drawn at 110 dpi; this one matches them
+LEFT_W = 825  # pixels of the predicted-vs-measured panel (warpsim.draw's 7.5 in at 110 dpi)
 ROOF_W, ROOF_H = 1000, 770  # pixels of the roofline panel
 LABEL_PT = 7.5  # font size of the point labels, points
 POINT = "#2ca02c"  # the kernels' marker colour
@@ -52,8 +51,9 @@ POINT = "#2ca02c"  # the kernels' marker colour
 class PlotOptions:
     traces_dir: Path  # every trace under it is compared (bench tables left out)
     bench: Path | None  # bench table; None: <traces_dir>/bench/bench_M4096_N4096_K4096.json
-    out: Path  # the PNG to write
+    out: Path  # the picture to write: .png, .svg or .pdf
     gpu: GPU  # whose roofs (the H200's: where the traces and the bench were measured)
+    force: bool = False  # replace `out` if it exists
 
 
 @dataclass(frozen=True)
@@ -218,25 +218,24 @@ def _draw_roofline(fig, rect: tuple[float, float, float, float], gpu: GPU, point
 
 
 def draw_figure(frame: pd.DataFrame, points: list[KernelPoint], cublas_gflops: float | None, gpu: GPU,
-                sizes: tuple[int, int, int], out: Path) -> Path:
-    """Write the two-panel PNG `out` atomically: `frame` predicted vs measured (left), `points`
-    on `gpu`'s roofline (right). Raises UsageError when matplotlib is missing or `frame` is empty."""
-    from warpsim.draw import matplotlib_canvas, save_png, plot_predicted_vs_measured
+                sizes: tuple[int, int, int], out: Path, force: bool = False) -> Path:
+    """Write the two-panel picture `out` atomically: `frame` predicted vs measured (left), `points`
+    on `gpu`'s roofline (right). Raises UsageError when matplotlib is missing, `frame` is empty,
+    or `out` cannot be written (warpsim.files.check_out)."""
+    from warpsim.draw import check_comparison, draw_predicted_vs_measured, matplotlib_canvas, save_figure
 
+    check_comparison(frame)
     Figure, Canvas = matplotlib_canvas()
-    from matplotlib.image import imread
-
-    with tempfile.TemporaryDirectory(prefix="warpsim-plot-") as tmp:
-        left = imread(plot_predicted_vs_measured(frame, Path(tmp) / "left.png"))
-    left_h, left_w = left.shape[:2]
-    width, height = left_w + ROOF_W, max(left_h, ROOF_H)
+    width, height = LEFT_W + ROOF_W, ROOF_H
     fig = Figure(figsize=(width / DPI, height / DPI), dpi=DPI, facecolor="white")
-    fig.figimage(left, xo=0, yo=height - left_h, origin="upper")  # pixel for pixel: saved at the same dpi
-    margins = (80, 60, 35, 20)  # left, bottom, top, right, pixels: tick labels, axis labels, title
-    rect = ((left_w + margins[0]) / width, margins[1] / height,
-            (ROOF_W - margins[0] - margins[3]) / width, (ROOF_H - margins[1] - margins[2]) / height)
-    _draw_roofline(fig, rect, gpu, points, cublas_gflops, sizes)
-    return save_png(fig, Canvas, out)
+
+    def rect(x0: int, panel_w: int, margins: tuple[int, int, int, int]) -> tuple[float, float, float, float]:
+        left, bottom, top, right = margins  # pixels: tick labels, axis labels, title
+        return ((x0 + left) / width, bottom / height, (panel_w - left - right) / width, (height - bottom - top) / height)
+
+    draw_predicted_vs_measured(fig.add_axes(rect(0, LEFT_W, (75, 60, 35, 25))), frame)
+    _draw_roofline(fig, rect(LEFT_W, ROOF_W, (80, 60, 35, 20)), gpu, points, cublas_gflops, sizes)
+    return save_figure(fig, Canvas, out, force)
 
 
 def plot(options: PlotOptions, traces: Iterable[Trace], current_sha256: Mapping[str, str],
@@ -245,6 +244,9 @@ def plot(options: PlotOptions, traces: Iterable[Trace], current_sha256: Mapping[
 
     Raises UsageError when there are no traces, no claimed-exact comparison, or no bench table.
     """
+    from warpsim.files import FIGURE_FORMATS, check_out
+
+    check_out(options.out, options.force, FIGURE_FORMATS)  # before any work
     traces = list(traces)
     if not traces:
         raise UsageError(f"no traces under {options.traces_dir}: record some with `profile run`, or give --traces-dir")
@@ -256,6 +258,7 @@ def plot(options: PlotOptions, traces: Iterable[Trace], current_sha256: Mapping[
     at_bench_size = {(t.kernel, t.block): t for t in traces
                      if not t.is_sass and t.sizes == (bench.M, bench.N, bench.K)}
     points, skipped = roofline_points(bench, lambda kernel, block: at_bench_size.get((kernel, block)))
-    out = draw_figure(frame, points, bench.cublas_gflops, options.gpu, (bench.M, bench.N, bench.K), options.out)
+    out = draw_figure(frame, points, bench.cublas_gflops, options.gpu, (bench.M, bench.N, bench.K), options.out,
+                      options.force)
     exact, claimed = compare_mod.summary(frame)
     return PlotResult(out, len(traces), exact, claimed, points, skipped)

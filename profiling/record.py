@@ -8,7 +8,6 @@ correct measurement is written, atomically.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -19,7 +18,6 @@ from profiling import compare, ncu, source
 from warpsim.toolchain import build_cubin, source_sha256
 from profiling.problem import Problem
 from profiling.traces import TRACES_DIR, Trace, current_sha256, refuse_overwrite, trace_path, write_trace
-from warpsim.errors import UsageError
 
 
 @dataclass(frozen=True)
@@ -59,12 +57,7 @@ def record(problem: Problem, options: RecordOptions = RecordOptions()) -> Trace:
         per_instruction = instructions_with_lines(text, cubin)
     versions = ncu.probe_versions(options.ncu_options.ncu)
     trace = make_trace(problem, measurement, versions, sha256)
-    if per_instruction:
-        trace.per_instruction = per_instruction
-        try:
-            trace.per_array = attribute(trace)
-        except Exception as e:  # noqa: BLE001 - the measurement stands; `profile compare` attributes again
-            print(f"warning: per-instruction counters kept, not attributed to arrays yet: {e}", file=sys.stderr)
+    trace.per_instruction = per_instruction  # attributed to A, B, C when compared (profiling.compare)
     write_trace(trace, options.traces_dir, options.force)
     return trace
 
@@ -78,20 +71,12 @@ def instructions_with_lines(source_csv: str, cubin: Path) -> list[dict]:
             for row in frame.to_dict("records")]
 
 
-def attribute(trace: Trace) -> list[dict]:
-    """Per-array rows of a trace's per-instruction counters, lines attributed by the current model."""
-    from warpsim import engine
-
-    k = engine.trace(trace.kernel, *trace.sizes, trace.block)
-    frame = source.per_array(pd.DataFrame(trace.per_instruction), source.line_map(k.sites))
-    return [{k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()} for row in frame.to_dict("records")]
-
-
 def beside_prediction(trace: Trace) -> tuple[pd.DataFrame, str | None]:
     """Every metric of a fresh trace beside warpsim's prediction; if warpsim cannot predict it,
     the measurement alone and the reason (the trace is written either way)."""
     sha = current_sha256([trace.kernel])
     try:
-        return compare.compare([trace], sha, measured_only=True), None
-    except (ImportError, UsageError) as e:
+        frame = compare.compare([trace], sha, measured_only=True)
+    except ImportError as e:
         return compare.compare([trace], sha, measured_only=True, predict=False), f"no prediction: {e}"
+    return frame, "; ".join(frame.attrs["notes"]) or None

@@ -1,80 +1,87 @@
-"""Presenting comparison and bench frames: rich tables for people, CSV and JSON for programs."""
+"""Presenting comparison and bench frames: tables for people (fitted to the terminal by
+warpsim.terminal, so that no number or status is cut), CSV and JSON for programs (integer
+counts, a status per row)."""
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import math
 
 import pandas as pd
-from rich.table import Table
 
-from profiling.compare import summary
-from profiling.metrics import BY_NAME
+from profiling.compare import records, summary
+from warpsim.terminal import Column, Count, grid, listing
 
 
-def number(value) -> str:
-    """Counts with thousands separators, other values with 4 significant digits, missing as ''."""
+def _cell(value):
+    """A Count for an integral value (exact, or scaled where space is short), else its text."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
-    if float(value).is_integer():
-        return f"{int(value):,}"
-    return f"{value:.4g}"
+    return Count(int(value)) if float(value).is_integer() else f"{value:.4g}"
 
 
-def _verdict(row) -> str:
-    if row["stale"]:
-        return "stale"
-    metric = BY_NAME.get(row["metric"])  # per-array rows are named after source-page columns
-    if metric is not None and metric.predicts is None:
-        return "measured only"
-    if math.isnan(row["predicted"]):
-        return "no prediction"
-    if math.isnan(row["measured"]):
-        return "not measured"
-    if row["diff"] == 0:
-        return "exact"
-    return "DIFFERS" if row["exact_claimed"] else "differs (not claimed)"
+# The status may wrap, but only at its spaces: its first word (exact, DIFFERS, differs, ...) stays
+# on the line of the row's figures, where grep finds it.
+FIGURES = [Column("predicted"), Column("measured"), Column("diff"),
+           Column("status", numeric=False, fold=True, fold_min=13)]
 
 
-def comparison_table(frame: pd.DataFrame, title: str, one_launch: bool = False) -> Table:
-    """Predicted, measured, diff and a verdict per metric, launches separated by a rule;
-    `one_launch` leaves the launch column out (the title names it). On a narrow terminal the
-    launch and metric names fold; the numbers never do."""
+def comparison_layouts(frame: pd.DataFrame, title: str, one_launch: bool = False) -> list:
+    """Predicted, measured, diff and the status per metric, in the forms `warpsim.terminal.fit`
+    picks from: a launch column (left out with `one_launch`: the title names it), or, where that
+    is too wide, each launch on a row of its own above its metrics; exact figures, then scaled;
+    last, a listing (a status and metric line per row, then its figures)."""
     exact, claimed = summary(frame)
-    rows = []
-    for _, row in frame.iterrows():
-        launch = f"{row['kernel']} {row['M']}x{row['N']}x{row['K']} b{row['block']}"
-        rows.append((launch, row["metric"], number(row["predicted"]), number(row["measured"]),
-                     number(row["diff"]), _verdict(row)))
-    table = Table(title=title, caption=f"{exact}/{claimed} claimed-exact values exact")
-    if not one_launch:
-        table.add_column("launch", overflow="fold", min_width=8)
-    table.add_column("metric", overflow="fold", min_width=12)
-    for i, name in enumerate(("predicted", "measured", "diff", ""), start=2):
-        width = max([len(name)] + [len(r[i]) for r in rows])
-        table.add_column(name, justify="left" if i == 5 else "right", no_wrap=True, min_width=width)
+    caption = f"{exact}/{claimed} claimed-exact values exact"
+    sections, beside, above, above_sections, listed = [], [], [], [], []
     previous = None
-    for launch, *cells in rows:
-        if not one_launch:
-            if previous is not None and launch != previous:
-                table.add_section()
-            cells.insert(0, launch if launch != previous else "")
+    for _, row in frame.iterrows():
+        launch = f"{row['kernel']} {row['M']}x{row['N']}x{row['K']} block {row['block']}"
+        figures = [_cell(row["predicted"]), _cell(row["measured"]), _cell(row["diff"]), row["status"]]
+        if launch != previous:
+            if previous is not None:
+                sections.append(len(beside))
+                above_sections.append(len(above))
+            if not one_launch:
+                above.append([launch, "", "", "", ""])
+                listed.append(["", launch, "", "", ""])
+        beside.append([launch if launch != previous else "", row["metric"], *figures])
+        above.append([row["metric"], *figures])
+        listed.append([row["status"], row["metric"], *figures[:3]])
         previous = launch
-        table.add_row(*cells)
-    return table
+    metric = Column("metric", numeric=False, fold=True, fold_min=20)
+    wide_cols = ([] if one_launch else [Column("launch", numeric=False, fold=True, fold_min=24)])
+    wide_cols += [Column("metric", numeric=False, fold=True, fold_min=28), *FIGURES]
+    wide = beside if not one_launch else [r[1:] for r in beside]
+    forms = [grid(title, wide_cols, wide, False, tuple(sections), caption=caption)]
+    if not one_launch:
+        forms.append(grid(title, [metric, *FIGURES], above, False, tuple(above_sections), caption=caption))
+    forms.append(grid(title, wide_cols, wide, True, tuple(sections), caption=caption))
+    if not one_launch:
+        forms.append(grid(title, [metric, *FIGURES], above, True, tuple(above_sections), caption=caption))
+    list_cols = [Column("status", numeric=False), metric, *FIGURES[:3]]
+    forms.append(listing(title, list_cols, listed, caption))
+    return forms
 
 
 def comparison_text(frame: pd.DataFrame, fmt: str) -> str:
-    """The frame as CSV or JSON (one object per row)."""
+    """The frame as CSV or JSON (a list of objects, one per row): integer counts, a status per row."""
+    rows = records(frame)
     if fmt == "csv":
-        return frame.to_csv(index=False)
-    return frame.to_json(orient="records", indent=1) + "\n"
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=list(frame.columns), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        return out.getvalue()
+    return json.dumps(rows, indent=1, allow_nan=False) + "\n"
 
 
-def bench_table(table: pd.DataFrame, title: str) -> Table:
-    out = Table(title=title)
-    for name in ("kernel", "block", "time (ms)", "GFLOP/s", "% of cuBLAS", "input sets"):
-        out.add_column(name, justify="left" if name in ("kernel", "block") else "right")
-    for _, row in table.iterrows():
-        out.add_row(row["kernel"], row["block"], f"{row['time_ms']:.4f}", f"{row['gflops']:,.0f}",
-                    f"{row['pct_of_cublas']:.1f}", str(row["input_sets"]))
-    return out
+def bench_layouts(table: pd.DataFrame, title: str) -> list:
+    """The bench table (time, GFLOP/s, % of cuBLAS per kernel), or a listing where it is too wide."""
+    columns = [Column("kernel", numeric=False), Column("block", numeric=False), Column("time (ms)"),
+               Column("GFLOP/s"), Column("% of cuBLAS"), Column("input sets")]
+    rows = [[row["kernel"], row["block"], f"{row['time_ms']:.4f}", f"{row['gflops']:,.0f}",
+             f"{row['pct_of_cublas']:.1f}", str(row["input_sets"])] for _, row in table.iterrows()]
+    return [grid(title, columns, rows, False), listing(title, columns, rows)]

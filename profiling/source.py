@@ -9,7 +9,7 @@ whose every access names its line:
 
     source CSV --read_source_csv--> instructions (pc offset, counters)
     cubin      --warpsim.sass-----> (pc offset -> line, width)
-    model      --line_map---------> ((line, space, op, width) -> array)
+    analysis   --line_map---------> ((line, space, op, width) -> array), by-line rows of the model
     join       --per_array--------> rows (space, array, op, counters)
 
 All of it is pure except reading the files. The key (line, space, op, width) must name one
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import csv
 import io
-from pathlib import Path
 
 import pandas as pd
 
@@ -78,14 +77,6 @@ def read_source_csv(text: str, origin: str = "source CSV", every_space: bool = F
     return frame[["pc", "sass", "space", "op", "width", *SOURCE_COLUMNS]].reset_index(drop=True)
 
 
-def read_source_file(path: Path | str) -> pd.DataFrame:
-    path = Path(path)
-    try:
-        return read_source_csv(path.read_text(encoding="utf-8"), str(path))
-    except OSError as e:
-        raise UsageError(f"cannot read {path}: {e.strerror}") from e
-
-
 def with_lines(instructions: pd.DataFrame, sass_table: pd.DataFrame) -> pd.DataFrame:
     """Add each instruction's `.cu` line from warpsim.sass.memory_instructions of the same cubin."""
     table = sass_table.drop_duplicates("pc")[["pc", "line", "opcode"]]
@@ -98,10 +89,11 @@ def with_lines(instructions: pd.DataFrame, sass_table: pd.DataFrame) -> pd.DataF
     return joined
 
 
-def line_map(sites) -> dict[tuple[int, str, str, int], str]:
-    """(line, space, op, width) -> array, from a traced model's sites; refuses ambiguity."""
+def line_map(accesses) -> dict[tuple[int, str, str, int], str]:
+    """(line, space, op, width) -> array, from a traced model's sites or the rows of a by-line
+    analysis (anything with line, space, op, width and array); refuses ambiguity."""
     out: dict[tuple[int, str, str, int], str] = {}
-    for s in sites:
+    for s in accesses:
         key = (s.line, s.space, s.op, s.width)
         if out.setdefault(key, s.array) != s.array:
             raise UsageError(f"line {s.line} has {s.space} {s.op}s of width {s.width} to both {out[key]} and "

@@ -6,11 +6,15 @@
               block, grid, M, N, K, date (UTC, ISO 8601), command (the ncu argument list)},
      "metrics": {ncu metric name: int | float | null},
      "units": {ncu metric name: unit string},
-     "per_array": []}
+     "per_instruction": [ncu's source-page row per SASS memory instruction, with its .cu line]}
 
-`units` is optional when loading; `per_array` is kept for the per-array (A, B, C) split of a
-later issue. Writing is atomic (a temporary file in the same folder, then os.replace) and
-never replaces an existing file unless asked to (`--force`).
+`units` and `per_instruction` are optional when loading. Files written before the per-array
+split was computed on reading also hold `per_array`; it is ignored (`profile compare` attributes
+`per_instruction` with the current model). Writing is atomic (warpsim.files) and never replaces
+an existing file unless asked to (`--force`).
+
+Where traces are: `--traces-dir`, else the WARPSIM_TRACES environment variable (both read by the
+CLI), else `TRACES_DIR`, the checkout's traces/ (a plain `pip install` ships no traces).
 """
 
 from __future__ import annotations
@@ -18,11 +22,11 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from warpsim.errors import UsageError
+from warpsim.files import check_out, replacing
 from warpsim.toolchain import source_sha256
 
 SCHEMA = 1
@@ -52,7 +56,6 @@ class Trace:
     meta: dict
     metrics: dict  # ncu metric name -> measured value
     units: dict = field(default_factory=dict)
-    per_array: list = field(default_factory=list)
     per_instruction: list = field(default_factory=list)
     path: Path | None = None  # where it was loaded from or written to
 
@@ -75,7 +78,7 @@ class Trace:
 
     def as_json(self) -> dict:
         return {"schema": SCHEMA, "meta": self.meta, "metrics": self.metrics,
-                "units": self.units, "per_instruction": self.per_instruction, "per_array": self.per_array}
+                "units": self.units, "per_instruction": self.per_instruction}
 
 
 def trace_path(root: Path, kernel: str, M: int, N: int, K: int, block: tuple[int, int]) -> Path:
@@ -87,26 +90,21 @@ def path_of(trace: Trace, root: Path = TRACES_DIR) -> Path:
 
 
 def refuse_overwrite(path: Path, force: bool) -> None:
-    if Path(path).exists() and not force:
-        raise UsageError(f"{path} already exists; pass --force to replace it")
+    """Refuse an existing `path` without `force`, before anything is measured."""
+    if Path(path).exists():
+        check_out(path, force, option="output")
 
 
 def write_json_atomic(path: Path, payload: dict, force: bool = False) -> Path:
-    """Write JSON to `path` whole or not at all; an existing file is kept unless force."""
+    """Write strict JSON (no NaN) to `path` whole or not at all; an existing file is kept unless force.
+    The folders of the layout (traces/<kernel>/) are created."""
     path = Path(path)
-    refuse_overwrite(path, force)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+    with replacing(path, force, make_parents=True) as tmp:
+        with open(tmp, "w", encoding="utf-8") as f:
             json.dump(payload, f, indent=2, sort_keys=False, allow_nan=False)
             f.write("\n")
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
     return path
 
 
@@ -152,25 +150,26 @@ def load_trace(path: Path | str) -> Trace:
     bad = [name for name, value in metrics.items() if not _is_number(value)]
     if bad:
         raise _malformed(path, f"metric {bad[0]} is not a number")
-    units, per_array = data.get("units", {}), data.get("per_array", [])
-    per_instruction = data.get("per_instruction", [])
-    if not isinstance(units, dict) or not isinstance(per_array, list) or not isinstance(per_instruction, list):
-        raise _malformed(path, '"units" must be an object, "per_array" and "per_instruction" lists')
-    return Trace(meta, metrics, units, per_array, per_instruction, path)
+    units, per_instruction = data.get("units", {}), data.get("per_instruction", [])
+    if not isinstance(units, dict) or not isinstance(per_instruction, list):
+        raise _malformed(path, '"units" must be an object and "per_instruction" a list')
+    return Trace(meta, metrics, units, per_instruction, path)
 
 
 def find_trace_files(paths: list[Path] | None = None, root: Path = TRACES_DIR) -> list[Path]:
-    """Trace files under the given files/folders (default: all of traces/), bench tables left out."""
-    found: list[Path] = []
+    """Trace files under the given files/folders (default: all of `root`), bench tables left out;
+    a file reached twice (given twice, or also inside a given folder) is listed once."""
+    found: dict[Path, Path] = {}
     for p in [Path(p) for p in (paths or [root])]:
         if p.is_dir():
-            found += sorted(f for f in p.rglob("*.json")
-                            if not set(NOT_TRACES) & set(f.relative_to(p).parts[:-1]))
+            files = sorted(f for f in p.rglob("*.json") if not set(NOT_TRACES) & set(f.relative_to(p).parts[:-1]))
         elif p.is_file():
-            found.append(p)
+            files = [p]
         else:
             raise UsageError(f"{p} not found: give trace files or folders (default: {root})")
-    return found
+        for f in files:
+            found.setdefault(f.resolve(), f)
+    return list(found.values())
 
 
 def current_sha256(kernel_names) -> dict[str, str]:

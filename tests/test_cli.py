@@ -16,7 +16,8 @@ def test_json_is_one_object_with_plain_integers():
     assert p.returncode == 0, p.stderr
     doc = json.loads(p.stdout)
     assert (doc["kernel"], doc["M"], doc["N"], doc["K"]) == ("naive", 4096, 4096, 4096)
-    assert doc["block"] == [32, 32] and doc["grid"] == [128, 128]
+    assert doc["schema"] == 1
+    assert doc["block"] == "32x32" and doc["grid"] == "128x128"  # the form --block takes
     a = next(r for r in doc["rows"] if (r["space"], r["array"], r["op"]) == ("global", "A", "load"))
     assert a["sectors"] == 32 * a["requests"]  # the 32-vs-4 of seed 000
     assert a["ideal_sectors"] == 4 * a["requests"]
@@ -27,13 +28,14 @@ def test_json_is_one_object_with_plain_integers():
 def test_table_names_the_worst_access():
     p = warpsim("analyze", "naive", "--M", "256")
     assert p.returncode == 0
-    assert "A load: 32 sectors per request where 4 would do: 8x the bytes." in p.stdout
+    # A and C are both walked 32 rows at a time (K*4 and N*4 bytes apart): equally worst, both named
+    assert "A load, C load and C store: 32 sectors per request where 4 would do: 8x the bytes." in " ".join(p.stdout.split())
 
 
 def test_csv_has_a_header_and_a_row_per_access():
     p = warpsim("analyze", "coalesced", "--M", "64", "--N", "32", "--K", "8", "--format", "csv")
     lines = p.stdout.strip().splitlines()
-    assert lines[0].startswith("kernel,M,N,K,space,array,op")
+    assert lines[0].startswith("kernel,M,N,K,block,grid,space,array,op,width,instructions")
     assert len(lines) == 1 + 4  # A, B, C load, C store
 
 

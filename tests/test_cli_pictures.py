@@ -27,6 +27,7 @@ def test_draw_naive_a_writes_a_picture(tmp_path):
     pytest.importorskip("matplotlib", reason="pictures need matplotlib (pip install 'warpsim[plot]')")
     from matplotlib.image import imread
 
+    (tmp_path / "tmp").mkdir()
     result = warpsim("draw", "naive", "--M", 64, "--array", "A", "--out", "tmp/x.png", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     # lane l reads A[l*K + 0]: 32 rows, K*4 = 256 B apart -> 32 sectors; 32 x 4 B = 128 B -> 4 ideal

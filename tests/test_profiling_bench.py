@@ -94,3 +94,12 @@ def test_bench_end_to_end_on_stand_ins(tmp_path, monkeypatch):
     written = json.loads(path.read_text())
     assert written["meta"]["cupy_tf32"] == "unset" and written["meta"]["gpu"] == "stand-in"
     assert written["rows"][2]["block"] == "16x16"
+    from profiling.report import bench_layouts
+    from warpsim.terminal import fit, render
+
+    forms = bench_layouts(table, "bench")
+    for width in (30, 80):
+        form, at = fit(forms, width)
+        text = render(form, at)
+        assert "…" not in text and "cublas_sgemm" in text and "16x16" in text
+        assert "100.0" in text and "1.0000" in text  # % of cuBLAS, the time in ms: whole at any width

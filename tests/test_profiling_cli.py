@@ -22,12 +22,12 @@ from test_profiling_traces import make_trace
 from warpsim import registry
 
 
-def invoke(*args):
+def invoke(*args, env=None):
     try:
         runner = CliRunner(mix_stderr=False)  # click-based typer: keep stderr apart
     except TypeError:
         runner = CliRunner()  # newer typer keeps stderr apart already
-    return runner.invoke(app, [str(a) for a in args])
+    return runner.invoke(app, [str(a) for a in args], env=env)
 
 
 def one_error_line(result, needle: str) -> None:
@@ -137,15 +137,16 @@ def test_compare_csv_and_json(tmp_path):
     assert rows[0]["kernel"] == "naive_coalesced" and rows[0]["stale"] is False
 
 
-def test_compare_reports_stale_and_malformed(tmp_path):
-    trace = make_trace(sha="f" * 64)  # not the current naive_coalesced.cu
-    write_trace(trace, tmp_path)
-    result = invoke("compare", "--strict", "--traces-dir", tmp_path)
-    assert result.exit_code == 0 and "0/0 exact" in result.stdout
-    assert "stale: " in result.stderr
+def test_compare_reports_a_bad_file_and_compares_the_rest(tmp_path):
+    _trace_on_disk(tmp_path)
     bad = tmp_path / "naive_coalesced" / "broken.json"
     bad.write_text('{"schema": 1}')
-    one_error_line(invoke("compare", "--traces-dir", tmp_path), "is not a warpsim trace")
+    result = invoke("compare", "--traces-dir", tmp_path)
+    assert result.exit_code == 2  # bad input, said at the end
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1 and "broken.json is not a warpsim trace" in errors[0]
+    assert "10/10 exact (1 traces)" in result.stdout  # the good trace was still compared
+    assert "Traceback" not in result.stderr
 
 
 def test_entry_point_turns_argument_errors_into_one_line():

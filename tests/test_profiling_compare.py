@@ -27,7 +27,7 @@ class FakeAnalysis:
 
 
 def fake_analyze(totals, calls=None):
-    def analyze(kernel, M, N, K, block=None):
+    def analyze(kernel, M, N, K, block=None, by_line=False):
         if calls is not None:
             calls.append((kernel, M, N, K, block))
         return FakeAnalysis(totals)
@@ -76,17 +76,50 @@ def test_missing_measurement_fails_strict():
     assert list(compare.failures(frame)["metric"]) == ["smsp__inst_executed_op_global_ld.sum"]
 
 
-def test_stale_trace_is_reported_not_compared():
+def test_stale_trace_is_predicted_and_flagged_but_not_judged():
     trace = make_trace(value=7, sha=SHA)
     trace.path = "traces/naive_coalesced/x.json"
     calls = []
-    for current in ({"naive_coalesced": "b" * 64}, {}):  # source changed; kernel no longer registered
-        frame = compare.compare([trace], current, fake_analyze({}, calls))
-        assert frame["stale"].all() and frame["predicted"].isna().all()
-        assert (frame[frame["metric"].isin(NAMES)]["measured"] == 7).all()
-        assert compare.summary(frame) == (0, 0) and compare.failures(frame).empty
-        assert compare.stale_traces(frame) == ["traces/naive_coalesced/x.json"]
-    assert calls == []  # never predicted
+    frame = compare.compare([trace], {"naive_coalesced": "b" * 64}, fake_analyze({}, calls))  # source changed
+    assert calls == [("naive_coalesced", 64, 48, 33, (32, 32))]  # predicted anyway, to show what changed
+    assert frame["stale"].all() and (frame["predicted"] == 0).all()
+    assert (frame[frame["metric"].isin(NAMES)]["measured"] == 7).all()
+    # 7 measured, 0 predicted; the derived ideal wavefronts are 7 - 7 = 0 measured: exact
+    assert set(frame["status"]) == {"DIFFERS (stale)", "differs (not claimed) (stale)", "exact (stale)"}
+    assert compare.summary(frame) == (0, 0) and compare.failures(frame).empty  # stale: not judged
+    assert compare.stale_summary(frame) == (len(DERIVED), CLAIMED)
+    assert compare.stale_traces(frame) == ["traces/naive_coalesced/x.json"]
+
+
+def test_unregistered_kernel_is_not_predicted_and_says_why():
+    trace = make_trace(value=7, sha=SHA)
+    trace.path = "traces/gone/x.json"
+    calls = []
+    frame = compare.compare([trace], {}, fake_analyze({}, calls))  # kernel no longer registered
+    assert calls == [] and frame["predicted"].isna().all() and frame["stale"].all()
+    assert set(frame["status"]) == {"no prediction (stale)"}
+    assert frame.attrs["notes"] == ["traces/gone/x.json: not predicted: kernel 'naive_coalesced' is not registered"]
+
+
+def test_a_launch_the_model_refuses_is_a_note_not_a_crash():
+    trace = make_trace(value=7, sha=SHA)
+
+    def refusing(*args, **kwargs):
+        raise compare.UsageError("kernel naive_coalesced needs K to be a multiple of 4")
+
+    frame = compare.compare([trace], {"naive_coalesced": SHA}, refusing)
+    assert frame["predicted"].isna().all()
+    assert frame.attrs["notes"] == ["naive_coalesced 64x48x33: not predicted: kernel naive_coalesced needs K "
+                                    "to be a multiple of 4"]
+    assert len(compare.failures(frame)) == CLAIMED  # current and claimed, but not predicted: strict fails
+
+
+def test_records_are_plain_integers_with_a_status():
+    trace = make_trace(value=7, sha=SHA)
+    rows = compare.records(compare.compare([trace], {"naive_coalesced": SHA}, fake_analyze({})))
+    first = rows[0]
+    assert type(first["measured"]) is int and type(first["predicted"]) is int and first["diff"] == 7
+    assert first["status"] == "DIFFERS" and first["block"] == "32x32"
 
 
 def test_measured_only_and_no_prediction():

@@ -208,7 +208,7 @@ def test_ncu_rep_without_ncu_report_module(tmp_path, monkeypatch):
     path = tmp_path / "r.ncu-rep"
     path.write_bytes(b"x")
     with pytest.raises(UsageError, match="ncu_report module was not found"):
-        parse.read(path)
+        parse.read_ncu_rep(path)
 
 
 # ---- real H200 fixtures (none until the lead drops them in; then they run everywhere)

@@ -28,7 +28,8 @@ FLOPS_4096 = 2 * 4096**3  # one multiply and one add per (m, n, k)
 @pytest.fixture(scope="module")
 def plotted(tmp_path_factory):
     """Run `profile plot` once on every committed trace; (result, out path)."""
-    out = tmp_path_factory.mktemp("plot") / "pics" / "profile.png"  # the folder does not exist yet
+    out = tmp_path_factory.mktemp("plot") / "pics" / "profile.png"
+    out.parent.mkdir()  # `profile plot` creates no folder
     return invoke("plot", "--out", out), out
 
 

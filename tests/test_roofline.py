@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from warpsim.errors import UsageError
 from warpsim.gpus import PRESETS, get_gpu
-from warpsim.roofline import Roofline, min_dram_bytes, render_table, roofline, table_rows
+from warpsim.roofline import Roofline, min_dram_bytes, roofline, table_layouts, table_rows
+from warpsim.terminal import fit, render
 
 N4096 = 4096
 NAIVE_REQUESTED = 2 * N4096**3 * 4  # one 4-byte A load + one 4-byte B load per (m, n, k)
@@ -49,7 +50,7 @@ def test_seed000_memory_floor(seed000):
     assert seed000.min_dram_bytes / 1e6 == pytest.approx(268.4, rel=5e-4)
     # 268.4e6 B / 960e9 B/s = 0.2796 ms; seed: "0.28 ms"
     assert seed000.memory_floor_ms == pytest.approx(0.28, rel=2e-2)
-    assert seed000.floor_ms == seed000.compute_floor_ms  # "bounded by whichever is higher": 2.44 ms
+    assert seed000.compute_floor_ms > seed000.memory_floor_ms  # "bounded by whichever is higher": 2.44 ms
 
 
 def test_seed000_ridge_and_problem_intensity(seed000):
@@ -174,14 +175,18 @@ def test_as_dict_has_the_issue_keys_and_is_json(seed000):
     assert json.loads(json.dumps(d)) == d
 
 
-def test_table_rows_and_rich_table(seed000):
+def test_table_rows_and_the_table_at_any_width(seed000):
     rows = dict((label, (value, unit)) for label, value, unit in table_rows(seed000))
     assert rows["compute floor"] == ("2.441", "ms")
     assert rows["ridge point"] == ("58.6", "FLOP/B")
     assert rows["requested bytes"] == ("549.8", "GB")
     assert rows["time on sloped roof"] == ("572.7", "ms")
-    table = render_table(seed000)
-    assert table.row_count == len(rows)
+    forms = table_layouts(seed000)
+    assert forms[0].renderable.row_count == len(rows)
+    for width in (20, 30, 40, 80):
+        form, at = fit(forms, width)
+        text = render(form, at)
+        assert "…" not in text and all(value in text for value, _ in rows.values())
 
 
 def test_min_dram_bytes_counts_c_once_or_twice():
@@ -222,8 +227,10 @@ def test_overrides_replace_the_preset_figures():
         (dict(M=0), "M must be a positive integer"),
         (dict(requested_bytes=0), "requested_bytes must be positive"),
         (dict(sector_bytes=-32), "sector_bytes"),
-        (dict(peak_tflops=0.0), "--peak-tflops must be a positive number"),
-        (dict(bandwidth_gbs=-1.0), "--bandwidth-gbs must be a positive number"),
+        (dict(peak_tflops=0.0), "--peak-tflops must be a positive, finite number"),
+        (dict(bandwidth_gbs=-1.0), "--bandwidth-gbs must be a positive, finite number"),
+        (dict(bandwidth_gbs=float("inf")), "--bandwidth-gbs must be a positive, finite number, got inf"),
+        (dict(peak_tflops=float("nan")), "--peak-tflops must be a positive, finite number, got nan"),
     ],
 )
 def test_bad_input_raises_usage_error(kwargs, match):

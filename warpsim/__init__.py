@@ -1,3 +1,38 @@
-"""warpsim: replay a CUDA kernel's address stream warp by warp and count its memory traffic."""
+"""warpsim: replay a CUDA kernel's address stream warp by warp and count its memory traffic.
+
+    import warpsim
+    a = warpsim.analyze("naive", M=4096)         # N and K default to M; block to the kernel's
+    a.row("global", "A", "load").sectors         # 68719476736: exact, a Python int
+    a.frame()                                    # pandas: kernel, M, N, K, block, grid, every counter
+    warpsim.kernels()                            # the registered kernel names
+
+Bad arguments raise `warpsim.UsageError` (warpsim.errors): its message says what to do. Importing
+warpsim is cheap; numpy and the models load on the first analysis, pandas on the first frame().
+"""
+
+from __future__ import annotations
+
+from warpsim.errors import ModelError, UsageError
 
 __version__ = "0.1.0"
+__all__ = ["analyze", "kernels", "UsageError", "ModelError", "__version__"]
+
+
+def analyze(kernel: str, M: int, N: int | None = None, K: int | None = None, block=None,
+            by_line: bool = False):
+    """Exact counts of one launch of `kernel` (see `warpsim.kernels()`): a warpsim.counts.Analysis.
+
+    M, N, K: C is MxN, A MxK, B KxN (N and K default to M). `block`: (bx, by) or 'BXxBY'
+    (default: the kernel's). `by_line`: one row per .cu source line instead of per array.
+    Raises UsageError for a bad argument.
+    """
+    from warpsim import engine
+
+    return engine.analyze(kernel, M, M if N is None else N, M if K is None else K, block, by_line=by_line)
+
+
+def kernels() -> list[str]:
+    """The names of the registered kernels."""
+    from warpsim import registry
+
+    return list(registry.kernels())

@@ -1,24 +1,31 @@
 """`warpsim` command line: thin typer commands over warpsim.engine and warpsim.report.
 
-Bad input never shows a traceback: one line `error: ...` on stderr and exit status 2.
+Bad input never shows a traceback: one line `error: ...` on stderr and exit status 2. The
+console script enters through warpsim.entry, which runs a plain `analyze` without importing
+typer and hands every other command line to `main` here.
 """
 
 from __future__ import annotations
 
-import sys
 from enum import Enum
 from typing import Optional
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from warpsim.errors import UsageError
+from warpsim import __version__
+from warpsim.cli_errors import add_version
+from warpsim.commands import console, show_analysis, sizes, table_width, warn
 from warpsim.registry import parse_block
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  context_settings={"help_option_names": ["-h", "--help"]},
                   help="Exact warp-level memory traffic of CUDA GEMM kernels.")
-out = Console(width=None if sys.stdout.isatty() else 150)
+
+# The options every command that names a launch takes, with the same help everywhere.
+M_HELP = "rows of A and C (a whole number >= 1)"
+N_HELP = "columns of B and C (default M)"
+K_HELP = "columns of A, rows of B (default M)"
+BLOCK_HELP = "block shape BXxBY, e.g. 16x16 (default: the kernel's; `warpsim list` says which accept others)"
 
 
 class Format(str, Enum):
@@ -27,67 +34,36 @@ class Format(str, Enum):
     csv = "csv"
 
 
-def parse_size(name: str, text: Optional[str]) -> Optional[int]:
-    if text is None:
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        raise UsageError(f"--{name} must be a whole number, got {text!r}") from None
-
-
-def sizes(M: str, N: Optional[str], K: Optional[str]) -> tuple[int, int, int]:
-    m = parse_size("M", M)
-    return m, parse_size("N", N) if N is not None else m, parse_size("K", K) if K is not None else m
-
-
-def warn(messages: list[str]) -> None:
-    for m in messages:
-        print(f"warning: {m}", file=sys.stderr)
+add_version(app, f"warpsim {__version__}")
 
 
 @app.command()
 def analyze(
     kernel: str = typer.Argument(..., help="kernel name (see `warpsim list`)"),
-    M: str = typer.Option(..., "--M", help="rows of A and C"),
-    N: Optional[str] = typer.Option(None, "--N", help="columns of B and C (default M)"),
-    K: Optional[str] = typer.Option(None, "--K", help="columns of A, rows of B (default M)"),
-    block: Optional[str] = typer.Option(None, "--block", help="block shape BXxBY, e.g. 16x16"),
-    fmt: Format = typer.Option(Format.table, "--format", help="table, json or csv"),
+    M: str = typer.Option(..., "--M", help=M_HELP),
+    N: Optional[str] = typer.Option(None, "--N", help=N_HELP),
+    K: Optional[str] = typer.Option(None, "--K", help=K_HELP),
+    block: Optional[str] = typer.Option(None, "--block", help=BLOCK_HELP),
+    fmt: Format = typer.Option(Format.table, "--format", help="table (fitted to the terminal), or json or "
+                               "csv (exact integers, the same names)"),
     by_line: bool = typer.Option(False, "--by-line", help="one row per .cu source line (as ncu's source view)"),
 ) -> None:
     """Count requests, sectors and wavefronts of every memory instruction of one launch."""
-    from warpsim.engine import analyze as run_analysis
-    from warpsim.registry import get_kernel
-    from warpsim.report import global_table, lines_table, shared_table, to_csv, to_json, worst_access
-
-    a = run_analysis(kernel, *sizes(M, N, K), parse_block(block), by_line=by_line)
-    warn(a.warnings)
-    if fmt is Format.json:
-        print(to_json(a))
-    elif fmt is Format.csv:
-        print(to_csv(a), end="")
-    elif by_line:
-        out.print(lines_table(a, get_kernel(kernel).cu_path.read_text().splitlines()))
-    else:
-        out.print(global_table(a))
-        shared = shared_table(a)
-        if shared is not None:
-            out.print(shared)
-        out.print(worst_access(a))
+    show_analysis(kernel, M, N, K, block, fmt.value, by_line)
 
 
 @app.command()
 def roofline(
     kernel: str = typer.Argument(..., help="kernel name (see `warpsim list`)"),
-    M: str = typer.Option(..., "--M"),
-    N: Optional[str] = typer.Option(None, "--N"),
-    K: Optional[str] = typer.Option(None, "--K"),
+    M: str = typer.Option(..., "--M", help=M_HELP),
+    N: Optional[str] = typer.Option(None, "--N", help=N_HELP),
+    K: Optional[str] = typer.Option(None, "--K", help=K_HELP),
     gpu: str = typer.Option("h200", "--gpu", help="h200, rtx5080, rtx4070 or t4"),
-    peak_tflops: Optional[float] = typer.Option(None, "--peak-tflops", help="override the FP32 peak"),
-    bandwidth_gbs: Optional[float] = typer.Option(None, "--bandwidth-gbs", help="override DRAM bandwidth"),
-    block: Optional[str] = typer.Option(None, "--block"),
-    fmt: Format = typer.Option(Format.table, "--format", help="table or json"),
+    peak_tflops: Optional[float] = typer.Option(None, "--peak-tflops", help="override the FP32 peak, 10^12 FLOP/s"),
+    bandwidth_gbs: Optional[float] = typer.Option(None, "--bandwidth-gbs", help="override the DRAM bandwidth, "
+                                                  "10^9 bytes/s"),
+    block: Optional[str] = typer.Option(None, "--block", help=BLOCK_HELP),
+    fmt: Format = typer.Option(Format.table, "--format", help="table, json or csv (one header line, one row)"),
 ) -> None:
     """Place a kernel on a GPU's roofline, with its simulated traffic."""
     import json
@@ -95,7 +71,8 @@ def roofline(
     from warpsim.engine import analyze as run_analysis
     from warpsim.gpus import get_gpu
     from warpsim.registry import get_kernel
-    from warpsim.roofline import global_traffic, render_table
+    from warpsim.roofline import global_traffic, table_layouts, to_csv
+    from warpsim.terminal import show
     from warpsim.roofline import roofline as place
 
     m, n, k = sizes(M, N, K)
@@ -105,17 +82,19 @@ def roofline(
     r = place(m, n, k, reads_c=get_kernel(kernel).reads_c, gpu=get_gpu(gpu), requested_bytes=requested,
               sector_bytes=moved, peak_tflops=peak_tflops, bandwidth_gbs=bandwidth_gbs)
     if fmt is Format.json:
-        print(json.dumps({"kernel": kernel, **r.as_dict()}))
+        print(json.dumps({"kernel": kernel, **r.as_dict()}, allow_nan=False))
+    elif fmt is Format.csv:
+        print(to_csv(kernel, r), end="")
     else:
-        out.print(render_table(r))
+        show(console(), table_layouts(r), table_width())
 
 
 @app.command()
 def draw(
     kernel: str = typer.Argument(..., help="kernel name (see `warpsim list`)"),
-    M: str = typer.Option(..., "--M"),
-    N: Optional[str] = typer.Option(None, "--N"),
-    K: Optional[str] = typer.Option(None, "--K"),
+    M: str = typer.Option(..., "--M", help=M_HELP),
+    N: Optional[str] = typer.Option(None, "--N", help=N_HELP),
+    K: Optional[str] = typer.Option(None, "--K", help=K_HELP),
     array: str = typer.Option("A", "--array", help="A, B or C"),
     op: str = typer.Option("load", "--op", help="load or store"),
     warp: int = typer.Option(0, "--warp", help="warp within the block"),
@@ -123,8 +102,9 @@ def draw(
     block_x: int = typer.Option(0, "--block-x", help="blockIdx.x"),
     block_y: int = typer.Option(0, "--block-y", help="blockIdx.y"),
     site: int = typer.Option(0, "--site", help="which of several such instructions (unrolled copies)"),
-    block: Optional[str] = typer.Option(None, "--block"),
-    out_file: str = typer.Option(..., "--out", help="PNG file to write"),
+    block: Optional[str] = typer.Option(None, "--block", help=BLOCK_HELP),
+    out_file: str = typer.Option(..., "--out", help="picture to write: .png, .svg or .pdf (its folder must exist)"),
+    force: bool = typer.Option(False, "--force", help="replace --out if it exists"),
 ) -> None:
     """Draw one global-memory warp instruction: lanes against the 32-byte sectors they touch.
 
@@ -133,13 +113,15 @@ def draw(
     from pathlib import Path
 
     from warpsim.draw import draw_request
+    from warpsim.files import FIGURE_FORMATS, check_out
     from warpsim.request import one_request
 
+    check_out(out_file, force, FIGURE_FORMATS)  # before any work: nothing is lost, nothing half-made
     m, n, k = sizes(M, N, K)
     r = one_request(kernel, m, n, k, parse_block(block), array=array, op=op, space="global", warp=warp,
                     iteration=iteration, block_idx=(block_x, block_y), site=site)
     title = f"{kernel} {array} {op} (line {r.line}), M={m} N={n} K={k}, {r.where}"
-    counts = draw_request(r.addresses, r.mask, r.width, title, Path(out_file))
+    counts = draw_request(r.addresses, r.mask, r.width, title, Path(out_file), force=force)
     print(f"wrote {out_file}: {counts.sectors} sectors (ideal {counts.ideal_sectors})")
 
 
@@ -147,17 +129,19 @@ def draw(
 def list_kernels() -> None:
     """The kernels warpsim models, with their launch configurations."""
     from warpsim.registry import kernels
+    from warpsim.terminal import Column, grid, listing, show
 
-    t = Table(title="kernels")
-    for col in ("name", "entry", "block", "C tile", "grid", "block option", "needs", "what"):
-        t.add_column(col)
+    columns = [Column(name, numeric=False) for name in ("name", "entry", "block", "C tile", "grid")]
+    columns += [Column("block option", numeric=False, fold=True), Column("needs", numeric=False, fold=True),
+                Column("what", numeric=False, fold=True, fold_min=24)]
+    rows = []
     for spec in kernels().values():
-        cols, rows = spec.tile(spec.default_block)
+        cols, rows_ = spec.tile(spec.default_block)
         needs = ", ".join(f"{d} % {m} == 0" for d, m in spec.multiple_of.items()) or "any M, N, K >= 1"
-        t.add_row(spec.name, spec.entry, "{}x{}".format(*spec.default_block), f"{cols}x{rows}",
-                  f"(ceil(N/{cols}), ceil(M/{rows}))", "fixed" if spec.block_fixed else "any, multiple of 32 threads",
-                  needs, spec.summary)
-    out.print(t)
+        rows.append([spec.name, spec.entry, "{}x{}".format(*spec.default_block), f"{cols}x{rows_}",
+                     f"(ceil(N/{cols}), ceil(M/{rows_}))", "fixed" if spec.block_fixed else "any, multiple of 32 threads",
+                     needs, spec.summary])
+    show(console(), [grid("kernels", columns, rows, False), listing("kernels", columns, rows, heads=1)], table_width())
 
 
 def main() -> None:

@@ -1,9 +1,10 @@
-"""Pictures: one warp instruction against the sectors it touches, predicted vs measured, a roofline.
+"""Pictures: one warp instruction against the sectors it touches, and predicted vs measured.
 
 matplotlib is an optional extra (`pip install 'warpsim[plot]'`); it is imported inside each
 function, and figures are drawn with the object API on an Agg canvas, so nothing here touches
-pyplot's global state or the user's backend. Every PNG is written atomically: saved to a
-temporary file in the target's folder, then moved over the target with os.replace.
+pyplot's global state or the user's backend. A picture is written in the format its name's
+extension says (.png, .svg, .pdf), whole or not at all, and never over an existing file unless
+asked (warpsim.files).
 
 Limitations: these are pictures for people, not data; sizes and colours are fixed. The warp
 picture shows one instruction of at most 32 lanes; for widths of 1 or 2 bytes the marks are
@@ -13,17 +14,14 @@ thin.
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 import numpy as np
 
 from warpsim.coalescer import SECTOR, WIDTHS, coalesce
 from warpsim.errors import UsageError
-from warpsim.gpus import GPU
+from warpsim.files import FIGURE_FORMATS, check_out, replacing
 
 LANES = 32
 USED = "#1f77b4"  # bytes a lane reads or writes
@@ -42,22 +40,13 @@ def matplotlib_canvas():
     return Figure, FigureCanvasAgg
 
 
-def save_png(fig, canvas_cls, out: Path) -> Path:
-    """Write `fig` as a PNG at `out` atomically (temp file in the same folder, then os.replace)."""
+def save_figure(fig, canvas_cls, out: Path, force: bool = False) -> Path:
+    """Write `fig` to `out` in the format its extension names (see warpsim.files.check_out)."""
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    fmt = check_out(out, force, FIGURE_FORMATS)
     canvas_cls(fig)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".png", dir=out.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            fig.savefig(f, format="png")
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a picture is for everyone to read
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with replacing(out, force, suffix="." + fmt) as tmp:
+        fig.savefig(tmp, format=fmt)
     return out
 
 
@@ -114,8 +103,9 @@ def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(starts.tolist(), (ends - starts).tolist()))
 
 
-def draw_request(addresses: np.ndarray, mask: np.ndarray, width: int, title: str, out: Path) -> RequestCounts:
-    """Draw one warp instruction to the PNG `out`; return the counts its title states.
+def draw_request(addresses: np.ndarray, mask: np.ndarray, width: int, title: str, out: Path,
+                 force: bool = False) -> RequestCounts:
+    """Draw one warp instruction to `out` (.png, .svg or .pdf); return the counts its title states.
 
     Lanes 0..31 run along x. Along y, one band per distinct 32-byte sector touched (sorted; only
     touched sectors are shown, labelled by sector index relative to the first, and a dashed line
@@ -125,9 +115,11 @@ def draw_request(addresses: np.ndarray, mask: np.ndarray, width: int, title: str
     are shaded red across the band: the waste. Inactive lanes are grey columns.
 
     Units: addresses in bytes, (32,) int64; mask (32,) bool; width in bytes (1, 2, 4, 8 or 16).
-    Raises UsageError on bad shapes or widths, or when matplotlib is missing.
+    Raises UsageError on bad shapes or widths, when matplotlib is missing, or when `out` cannot
+    be written (warpsim.files.check_out: exists without `force`, no such folder, ...).
     """
     addresses, mask = _check_request(addresses, mask, width)
+    check_out(out, force, FIGURE_FORMATS)
     counts = request_counts(addresses, mask, width)
     Figure, Canvas = matplotlib_canvas()
     from matplotlib.patches import Patch
@@ -198,7 +190,7 @@ def draw_request(addresses: np.ndarray, mask: np.ndarray, width: int, title: str
         frameon=False,
     )
     fig.tight_layout(rect=(0, 0.35 / height, 1, 1))  # keep the bottom 0.35 in for the legend
-    save_png(fig, Canvas, out)
+    save_figure(fig, Canvas, out, force)
     return counts
 
 
@@ -213,26 +205,24 @@ def _rect(x, y, w, h, color, alpha):
 COMPARE_COLUMNS = ("kernel", "metric", "predicted", "measured")
 
 
-def plot_predicted_vs_measured(df, out: Path) -> Path:
-    """Scatter every (kernel, metric) pair, predicted on x, measured on y, with the y = x diagonal.
-
-    `df` is a pandas DataFrame with columns kernel, metric, predicted, measured (counts: requests,
-    sectors, ...). Exact matches are filled circles; misses are crosses labelled "kernel metric".
-    The title counts "E/T exact". Axes are log-log (symmetric log, linear below 1, so a zero
-    count still shows). Raises UsageError on missing columns or no rows.
-    """
+def check_comparison(df) -> None:
+    """A UsageError unless `df` has the columns kernel, metric, predicted, measured and a row."""
     missing = [c for c in COMPARE_COLUMNS if c not in df.columns]
     if missing:
         raise UsageError(f"predicted-vs-measured table lacks columns {missing}; it needs {list(COMPARE_COLUMNS)}")
     if len(df) == 0:
         raise UsageError("no predicted/measured pairs to plot: run `profile compare` on some traces first")
-    Figure, Canvas = matplotlib_canvas()
 
+
+def draw_predicted_vs_measured(ax, df) -> None:
+    """On the axes `ax`: every (kernel, metric) pair, predicted on x, measured on y, the y = x
+    diagonal, exact matches as filled circles and misses as crosses labelled "kernel metric";
+    the title counts "E/T exact". Log-log axes (symmetric log, linear below 1, so a zero count
+    still shows). `df` as for `plot_predicted_vs_measured`."""
+    check_comparison(df)
     pred = df["predicted"].to_numpy(dtype=float)
     meas = df["measured"].to_numpy(dtype=float)
     exact = pred == meas
-    fig = Figure(figsize=(7.5, 7), dpi=110)
-    ax = fig.add_subplot()
     top = max(float(np.nanmax(np.concatenate([pred, meas]))), 1.0) * 2
     ax.plot([0, top], [0, top], color="#888888", lw=1, ls="--", label="predicted = measured")
 
@@ -265,60 +255,18 @@ def plot_predicted_vs_measured(df, out: Path) -> Path:
     ]
     handles, _ = ax.get_legend_handles_labels()
     ax.legend(handles=handles + key, fontsize=7, loc="upper left")
-    fig.tight_layout()
-    return save_png(fig, Canvas, out)
 
 
-# --- roofline --------------------------------------------------------------------------------
+def plot_predicted_vs_measured(df, out: Path, force: bool = False) -> Path:
+    """`draw_predicted_vs_measured` as a picture of its own at `out` (.png, .svg or .pdf).
 
-
-@dataclass(frozen=True)
-class RooflinePoint:
-    """One kernel on the chart: FLOP/byte on x, achieved GFLOP/s on y."""
-
-    label: str
-    flop_per_byte: float
-    achieved_gflops: float
-
-
-def plot_roofline(gpu: GPU, points: Iterable, out: Path) -> Path:
-    """Draw `gpu`'s roofs (memory slope = intensity x bandwidth, flat compute roof = peak) on
-    log-log axes, the ridge marked, and each point placed and labelled.
-
-    `points`: RooflinePoint or (label, flop_per_byte, achieved_gflops) tuples; intensity in
-    FLOP/byte, rate in GFLOP/s, both > 0. Raises UsageError otherwise.
+    `df` is a pandas DataFrame with columns kernel, metric, predicted, measured (counts: requests,
+    sectors, ...). Raises UsageError on missing columns or no rows, or an `out` that cannot be written.
     """
-    pts = [p if isinstance(p, RooflinePoint) else RooflinePoint(*p) for p in points]
-    for p in pts:
-        if not (p.flop_per_byte > 0 and p.achieved_gflops > 0):
-            raise UsageError(f"roofline point {p.label!r}: intensity and GFLOP/s must be > 0, got {p}")
+    check_comparison(df)
+    check_out(out, force, FIGURE_FORMATS)
     Figure, Canvas = matplotlib_canvas()
-
-    peak = gpu.peak_tflops * 1e3  # GFLOP/s
-    ridge = gpu.ridge_flop_per_byte
-    xs = [p.flop_per_byte for p in pts]
-    lo = min([ridge / 1000, *[x / 3 for x in xs]])
-    hi = max([ridge * 30, *[x * 3 for x in xs]])
-    fig = Figure(figsize=(8, 5.5), dpi=110)
-    ax = fig.add_subplot()
-    ax.plot([lo, ridge], [lo * gpu.bandwidth_gbs, peak], color="black", lw=1.5,
-            label=f"memory roof: {gpu.bandwidth_gbs:g} GB/s")
-    ax.plot([ridge, hi], [peak, peak], color="black", lw=2.5, label=f"compute roof: {gpu.peak_tflops:g} TFLOP/s FP32")
-    ax.axvline(ridge, color="#888888", lw=0.8, ls=":")
-    ax.annotate(f"ridge {ridge:.4g} FLOP/B", (ridge, peak), xytext=(6, -14), textcoords="offset points", fontsize=7)
-    for i, p in enumerate(pts):
-        ax.scatter([p.flop_per_byte], [p.achieved_gflops], s=40, zorder=3, color=f"C{i % 10}")
-        ax.annotate(f"{p.label} ({p.achieved_gflops:,.0f} GFLOP/s)", (p.flop_per_byte, p.achieved_gflops),
-                    xytext=(5, 4), textcoords="offset points", fontsize=7)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ymin = min([lo * gpu.bandwidth_gbs, *[p.achieved_gflops / 3 for p in pts]])
-    ax.set_ylim(ymin, peak * 3)
-    ax.set_xlim(lo, hi)
-    ax.set_xlabel("arithmetic intensity (FLOP/byte)")
-    ax.set_ylabel("GFLOP/s")
-    ax.set_title(f"{gpu.label} roofline: ridge at {ridge:.4g} FLOP/byte")
-    ax.grid(True, which="both", lw=0.3)
-    ax.legend(fontsize=7, loc="lower right")
+    fig = Figure(figsize=(7.5, 7), dpi=110)
+    draw_predicted_vs_measured(fig.add_subplot(), df)
     fig.tight_layout()
-    return save_png(fig, Canvas, out)
+    return save_figure(fig, Canvas, out, force)

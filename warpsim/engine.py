@@ -3,6 +3,12 @@
 Data flow: registry entry -> model -> TraceKernel records Sites -> fast.count_site per site ->
 Rows grouped by (space, array, op) -> Analysis. The brute-force path runs the same model through
 ExecKernel, block chunk by block chunk, and counts every warp instruction.
+
+Limitations: a launch is two-dimensional (blockIdx.z and threadIdx.z are 0) and every matrix
+holds 4-byte floats; sizes are checked (whole numbers >= 1, the kernel's alignment needs) but the
+int32 indexing of the real kernels only warned about. A model that cannot be traced raises
+warpsim.errors.ModelError naming its kernel and line. The brute force (`execute`, `gemm`) visits
+every lane access: keep it to small sizes (about 10^7 accesses a second).
 """
 
 from __future__ import annotations
@@ -10,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from warpsim.counts import Analysis, Row
-from warpsim.errors import UsageError
+from warpsim.errors import UsageError, model_errors
 from warpsim.execute import ExecKernel
 from warpsim.fast import count_site
 from warpsim.registry import KernelSpec, get_kernel
@@ -32,7 +38,7 @@ def prepare(kernel: str, M, N, K, block=None) -> tuple[KernelSpec, tuple[int, in
     """Validate a launch; return (spec, block, grid, warnings)."""
     M, N, K = (_check_size(n, v) for n, v in (("M", M), ("N", N), ("K", K)))
     spec = get_kernel(kernel)
-    block = spec.check_block(tuple(block) if block is not None else None)
+    block = spec.check_block(block)
     spec.check_sizes(M, N, K)
     grid = spec.grid(M, N, block)
     warnings = []
@@ -51,7 +57,8 @@ def _sorted_rows(rows) -> list[Row]:
 
 def _traced(spec: KernelSpec, M: int, N: int, K: int, block, grid) -> TraceKernel:
     k = TraceKernel(grid, block)
-    spec.model(k, M, N, K, 1.0, 1.0)
+    with model_errors(spec):  # a model that cannot be traced names its kernel and line
+        spec.model(k, M, N, K, 1.0, 1.0)
     return k
 
 

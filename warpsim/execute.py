@@ -12,24 +12,15 @@ rounding only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from warpsim.counts import Row
-from warpsim.program import FLOAT, Kernel, SharedArray
+from warpsim.program import FLOAT, Dim3, Kernel, SharedArray
 from warpsim.tally import tally
 
 
 class OutOfBounds(IndexError):
     """A model accessed outside a matrix: names the kernel line, block and warp."""
-
-
-@dataclass(frozen=True)
-class _Idx:
-    x: object
-    y: object
-    z: object = 0
 
 
 class ExecKernel(Kernel):
@@ -39,8 +30,8 @@ class ExecKernel(Kernel):
         by name (None: count only, loads return zeros); `rows`: counters, updated in place."""
         super().__init__(grid, block)
         tid = np.arange(self.threads, dtype=np.int64)[None, :]
-        self.threadIdx = _Idx(tid % block[0], tid // block[0])
-        self.blockIdx = _Idx(blocks[:, :1].astype(np.int64), blocks[:, 1:].astype(np.int64))
+        self.threadIdx = Dim3(tid % block[0], tid // block[0])
+        self.blockIdx = Dim3(blocks[:, :1].astype(np.int64), blocks[:, 1:].astype(np.int64))
         self._blocks = blocks
         self._memory = memory
         self._rows = rows

@@ -13,6 +13,7 @@ for reference only; nothing in the roofline uses it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 from warpsim.errors import UsageError
@@ -49,15 +50,15 @@ class GPU:
     def with_overrides(self, peak_tflops: float | None = None, bandwidth_gbs: float | None = None) -> "GPU":
         """This GPU with the peak rate and/or bandwidth replaced (None keeps the preset's value).
 
-        Raises UsageError if an override is not a positive number.
+        Raises UsageError if an override is not a positive, finite number.
         """
         changes: dict[str, float] = {}
         for flag, value in (("peak_tflops", peak_tflops), ("bandwidth_gbs", bandwidth_gbs)):
             if value is None:
                 continue
-            if not value > 0:  # also rejects NaN
+            if not (math.isfinite(value) and value > 0):  # rejects NaN and infinity too
                 option = "--" + flag.replace("_", "-")
-                raise UsageError(f"{option} must be a positive number, got {value!r}")
+                raise UsageError(f"{option} must be a positive, finite number, got {value!r}")
             changes[flag] = float(value)
         if not changes:
             return self

@@ -6,6 +6,7 @@ launch configuration both sides use: block shape, grid rule and the CUDA argumen
 
 from __future__ import annotations
 
+import operator
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,7 +14,9 @@ from typing import Callable
 
 from warpsim.errors import UsageError
 
-KERNEL_DIR = Path(__file__).resolve().parent.parent / "kernels"
+#: The CUDA sources: the checkout's top-level kernels/, which a wheel carries as warpsim/kernels/.
+_PACKAGE = Path(__file__).resolve().parent
+KERNEL_DIR = _PACKAGE / "kernels" if (_PACKAGE / "kernels").is_dir() else _PACKAGE.parent / "kernels"
 
 
 _BLOCK = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
@@ -27,6 +30,18 @@ def parse_block(text: str | None) -> tuple[int, int] | None:
     if not match:
         raise UsageError(f"block {text!r} is not BXxBY: --block must look like 32x32 (x by y threads) or 16x16")
     return (int(match.group(1)), int(match.group(2)))
+
+
+def _block_pair(block) -> tuple[int, int]:
+    """(bx, by) as two ints, or a UsageError (not the TypeError or ValueError of unpacking)."""
+    try:
+        bx, by = block
+        if isinstance(bx, bool) or isinstance(by, bool):
+            raise TypeError
+        return operator.index(bx), operator.index(by)
+    except (TypeError, ValueError):
+        raise UsageError(f"block {block!r} is not two whole numbers (blockDim.x, blockDim.y): "
+                         "give e.g. (32, 8) or '32x8'") from None
 
 
 def ceil_div(a: int, b: int) -> int:
@@ -54,11 +69,12 @@ class KernelSpec:
         cols, rows = self.tile(block)
         return (ceil_div(N, cols), ceil_div(M, rows))
 
-    def check_block(self, block: tuple[int, int] | None) -> tuple[int, int]:
-        """The block to launch with; a UsageError says why a requested one cannot be used."""
+    def check_block(self, block: tuple[int, int] | str | None) -> tuple[int, int]:
+        """The block to launch with, given as (bx, by) or 'BXxBY'; a UsageError says why a
+        requested one cannot be used."""
         if block is None:
             return self.default_block
-        bx, by = block
+        block = bx, by = _block_pair(parse_block(block) if isinstance(block, str) else block)
         if bx < 1 or by < 1:
             raise UsageError(f"block {bx}x{by}: both sides must be positive, e.g. --block 32x32")
         if self.block_fixed and block != self.default_block:
@@ -102,6 +118,6 @@ def kernels() -> dict[str, KernelSpec]:
 
 def get_kernel(name: str) -> KernelSpec:
     known = kernels()
-    if name not in known:
+    if not isinstance(name, str) or name not in known:
         raise UsageError(f"unknown kernel {name!r}; known kernels: {', '.join(known)}")
     return known[name]

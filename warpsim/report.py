@@ -1,117 +1,148 @@
-"""Presenting an Analysis: seed 000's warp view as a table, one JSON object, or CSV."""
+"""Presenting an Analysis: seed 000's warp view as a table, one JSON object, or CSV.
+
+JSON and CSV carry the same names: the launch's keys (kernel, M, N, K, block, grid) and each
+row's (`warpsim.counts.Row.record`); JSON nests the rows under the launch, CSV repeats the
+launch on every row. Both are exact integers; the tables may round (`warpsim.terminal`).
+"""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+from fractions import Fraction
 
-from rich.table import Table
-from rich.text import Text
-
-from warpsim.coalescer import SECTOR
 from warpsim.counts import Analysis, Row
+from warpsim.terminal import Column, Count, layouts
 
-JSON_KEYS = ("space", "array", "op", "width", "instructions", "requests", "sectors", "ideal_sectors",
-             "lines", "broadcast_requests", "active_lanes", "bytes_requested")
-SHARED_KEYS = ("space", "array", "op", "width", "instructions", "requests", "wavefronts",
-               "bank_conflicts", "broadcast_requests", "active_lanes", "bytes_requested")
+#: Version of analyze's JSON: bumped when a key changes meaning or goes away.
+SCHEMA = 1
 
 
 def _ratio(a: int, b: int) -> float:
     return a / b if b else 0.0
 
 
-def row_dict(r: Row) -> dict:
-    keys = JSON_KEYS if r.space == "global" else SHARED_KEYS
-    d = {k: getattr(r, k) for k in keys}
-    if r.line is not None:
-        d["line"] = r.line
-    if r.space == "global":
-        d["bytes_moved"] = r.sectors * SECTOR
-    return d
-
-
 def to_json(a: Analysis) -> str:
-    return json.dumps({
-        "kernel": a.kernel, "M": a.M, "N": a.N, "K": a.K,
-        "block": list(a.block), "grid": list(a.grid),
-        "rows": [row_dict(r) for r in a.rows],
-        "warnings": a.warnings,
-    })
+    """One strict JSON object (no NaN or Infinity): schema, the launch, rows, warnings."""
+    return json.dumps({"schema": SCHEMA, **a.launch(), "rows": [r.record() for r in a.rows],
+                       "warnings": a.warnings}, allow_nan=False)
 
 
 def to_csv(a: Analysis) -> str:
-    frame = a.frame()
-    frame.insert(0, "kernel", a.kernel)
-    for i, (k, v) in enumerate((("M", a.M), ("N", a.N), ("K", a.K))):
-        frame.insert(1 + i, k, v)
-    return frame.to_csv(index=False)
+    """One header line, then one line per row: the columns of `Analysis.records`."""
+    records = a.records()
+    out = io.StringIO()
+    if records:
+        writer = csv.DictWriter(out, fieldnames=list(records[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(records)
+    return out.getvalue()
+
+
+def _waste(r: Row) -> Fraction | None:
+    """How many times the ideal an access costs: sectors over ideal sectors (global), wavefronts
+    over conflict-free wavefronts (shared); None when it makes no request."""
+    if r.space == "global":
+        return Fraction(r.sectors, r.ideal_sectors) if r.ideal_sectors else None
+    return Fraction(r.wavefronts, r.ideal_wavefronts) if r.ideal_wavefronts else None
+
+
+def _names(rows: list[Row]) -> str:
+    names = [f"{'shared ' if r.space == 'shared' else ''}{r.array} {r.op}" for r in rows]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _clause(rows: list[Row], times: Fraction) -> str:
+    r = rows[0]
+    if r.space == "global":
+        return (f"{_names(rows)}: {_ratio(r.sectors, r.requests):.4g} sectors per request where "
+                f"{_ratio(r.ideal_sectors, r.requests):.4g} would do: {float(times):.3g}x the bytes")
+    return (f"{_names(rows)}: {_ratio(r.wavefronts, r.requests):.4g} wavefronts per request where "
+            f"{_ratio(r.ideal_wavefronts, r.requests):.4g} would do (bank conflicts): {float(times):.3g}x the cycles")
 
 
 def worst_access(a: Analysis) -> str:
-    """One sentence naming the global access that wastes the most bytes."""
-    rows = [r for r in a.rows if r.space == "global" and r.requests]
-    if not rows:
+    """One sentence naming the access that costs the most times its ideal (global sectors, or
+    shared wavefronts when bank conflicts are worse), and every access that is equally bad."""
+    rows = [r for r in a.rows if r.requests]
+    if not any(r.space == "global" for r in rows):
         return "No global memory access is made at this size."
-    worst = max(rows, key=lambda r: (r.sectors - r.ideal_sectors, r.sectors))
-    spr = _ratio(worst.sectors, worst.requests)
-    ideal = _ratio(worst.ideal_sectors, worst.requests)
-    if worst.sectors == worst.ideal_sectors:
-        return "Every global access is fully coalesced: no sector carries bytes the warp did not ask for."
-    return (f"{worst.array} {worst.op}: {spr:.4g} sectors per request where {ideal:.4g} would do: "
-            f"{_ratio(worst.sectors, worst.ideal_sectors):.3g}x the bytes.")
-
-
-def _n(x: int) -> str:
-    return f"{x:,}"
-
-
-def global_table(a: Analysis) -> Table:
-    t = Table(title=f"{a.kernel}  M={a.M} N={a.N} K={a.K}  block {a.block[0]}x{a.block[1]}  "
-                    f"grid {a.grid[0]}x{a.grid[1]}: global memory, whole launch")
-    for col in ("array", "op", "requests", "sectors", "sectors/req", "ideal/req", "efficiency",
-                "broadcast req", "bytes requested", "bytes moved"):
-        t.add_column(col, justify="left" if col in ("array", "op") else "right")
-    rows = [r for r in a.rows if r.space == "global"]
+    waste = {id(r): _waste(r) for r in rows}
+    worst = max((w for w in waste.values() if w is not None), default=Fraction(1))
+    if worst == 1:
+        shared = " and no shared access has a bank conflict" if any(r.space == "shared" for r in rows) else ""
+        return (f"Every global access is fully coalesced{shared}: no sector carries bytes the warp did "
+                "not ask for.")
+    groups: dict[tuple, list[Row]] = {}  # equally worst accesses with the same per-request figures
     for r in rows:
-        t.add_row(r.array, r.op, _n(r.requests), _n(r.sectors), f"{_ratio(r.sectors, r.requests):.2f}",
-                  f"{_ratio(r.ideal_sectors, r.requests):.2f}", f"{_ratio(r.ideal_sectors, r.sectors):.1%}",
-                  _n(r.broadcast_requests), _n(r.bytes_requested), _n(r.sectors * SECTOR))
-    req = sum(r.requests for r in rows)
-    sec = sum(r.sectors for r in rows)
-    ideal = sum(r.ideal_sectors for r in rows)
-    t.add_row("total", "", _n(req), _n(sec), f"{_ratio(sec, req):.2f}", f"{_ratio(ideal, req):.2f}",
-              f"{_ratio(ideal, sec):.1%}", _n(sum(r.broadcast_requests for r in rows)),
-              _n(sum(r.bytes_requested for r in rows)), _n(sec * SECTOR), style="bold")
-    return t
+        if waste[id(r)] == worst:
+            per_request = (r.space, Fraction(r.sectors, r.requests), Fraction(r.ideal_sectors, r.requests),
+                           Fraction(r.wavefronts, r.requests), Fraction(r.ideal_wavefronts, r.requests))
+            groups.setdefault(per_request, []).append(r)
+    return "; ".join(_clause(g, worst) for g in groups.values()) + "."
 
 
-def shared_table(a: Analysis) -> Table | None:
+def _fixed(x: float, digits: int) -> str:
+    return f"{x:.{digits}f}"
+
+
+GLOBAL_COLUMNS = [Column("array", numeric=False), Column("op", numeric=False), Column("requests"),
+                  Column("sectors"), Column("sectors/req"), Column("ideal/req"), Column("efficiency"),
+                  Column("broadcast req"), Column("bytes requested"), Column("bytes moved")]
+
+
+def _global_cells(array: str, op: str, requests: int, sectors: int, ideal: int, broadcast: int,
+                  requested: int) -> list:
+    return [array, op, Count(requests), Count(sectors), _fixed(_ratio(sectors, requests), 2),
+            _fixed(_ratio(ideal, requests), 2), f"{_ratio(ideal, sectors):.1%}", Count(broadcast),
+            Count(requested), Count(sectors * 32)]
+
+
+def global_layouts(a: Analysis) -> list:
+    """The global-memory table (one row per access and a total), in the forms `terminal.fit` picks from."""
+    rows = [r for r in a.rows if r.space == "global"]
+    cells = [_global_cells(r.array, r.op, r.requests, r.sectors, r.ideal_sectors, r.broadcast_requests,
+                           r.bytes_requested) for r in rows]
+    cells.append(_global_cells("total", "", *(sum(getattr(r, c) for r in rows) for c in (
+        "requests", "sectors", "ideal_sectors", "broadcast_requests", "bytes_requested"))))
+    title = (f"{a.kernel}  M={a.M} N={a.N} K={a.K}  block {a.block[0]}x{a.block[1]}  "
+             f"grid {a.grid[0]}x{a.grid[1]}: global memory, whole launch")
+    return layouts(title, GLOBAL_COLUMNS, cells, bold_last=True)
+
+
+SHARED_COLUMNS = [Column("array", numeric=False), Column("op", numeric=False), Column("width B"),
+                  Column("instructions"), Column("wavefronts"), Column("wavefronts/req"), Column("bank conflicts")]
+
+
+def shared_layouts(a: Analysis) -> list | None:
+    """The shared-memory table (wavefronts per request: per instruction with an active lane)."""
     rows = [r for r in a.rows if r.space == "shared"]
     if not rows:
         return None
-    t = Table(title="shared memory, whole launch")
-    for col in ("array", "op", "width B", "instructions", "wavefronts", "wavefronts/req", "bank conflicts"):
-        t.add_column(col, justify="left" if col in ("array", "op") else "right")
-    for r in rows:
-        t.add_row(r.array, r.op, str(r.width), _n(r.instructions), _n(r.wavefronts),
-                  f"{_ratio(r.wavefronts, r.requests):.2f}", _n(r.bank_conflicts))
-    return t
+    cells = [[r.array, r.op, str(r.width), Count(r.instructions), Count(r.wavefronts),
+              _fixed(_ratio(r.wavefronts, r.requests), 2), Count(r.bank_conflicts)] for r in rows]
+    return layouts("shared memory, whole launch", SHARED_COLUMNS, cells)
 
 
-def lines_table(a: Analysis, source: list[str]) -> Table:
+LINE_COLUMNS = [Column("line", numeric=False), Column("source", numeric=False, fold=True, fold_min=32), Column("space", numeric=False),
+                Column("array", numeric=False), Column("op", numeric=False), Column("B"),
+                Column("instructions"), Column("requests"), Column("sectors/req"), Column("ideal/req"),
+                Column("wavefronts/req"), Column("conflicts")]
+
+
+def lines_layouts(a: Analysis, source: list[str]) -> list:
     """Per .cu line: what each memory instruction there costs over the whole launch."""
-    t = Table(title=f"{a.kernel}  M={a.M} N={a.N} K={a.K}: memory instructions by source line "
-                    f"(kernels/{a.kernel}.cu)")
-    for col in ("line", "source", "space", "array", "op", "B", "instructions", "requests",
-                "sectors/req", "ideal/req", "wavefronts/req", "conflicts"):
-        t.add_column(col, justify="left" if col in ("source", "space", "array", "op") else "right",
-                     overflow="fold" if col == "source" else "ellipsis")
+    cells = []
     for r in a.rows:
         text = source[r.line - 1].strip() if 0 < r.line <= len(source) else ""
         glob = r.space == "global"
-        t.add_row(str(r.line), Text(text), r.space, r.array, r.op, str(r.width), _n(r.instructions), _n(r.requests),
-                  f"{_ratio(r.sectors, r.requests):.2f}" if glob else "",
-                  f"{_ratio(r.ideal_sectors, r.requests):.2f}" if glob else "",
-                  "" if glob else f"{_ratio(r.wavefronts, r.requests):.2f}",
-                  "" if glob else _n(r.bank_conflicts))
-    return t
+        cells.append([str(r.line), text, r.space, r.array, r.op, str(r.width), Count(r.instructions),
+                      Count(r.requests),
+                      _fixed(_ratio(r.sectors, r.requests), 2) if glob else "",
+                      _fixed(_ratio(r.ideal_sectors, r.requests), 2) if glob else "",
+                      "" if glob else _fixed(_ratio(r.wavefronts, r.requests), 2),
+                      "" if glob else Count(r.bank_conflicts)])
+    title = (f"{a.kernel}  M={a.M} N={a.N} K={a.K}: memory instructions by source line "
+             f"(kernels/{a.kernel}.cu)")
+    return layouts(title, LINE_COLUMNS, cells, turn=False)

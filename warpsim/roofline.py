@@ -20,6 +20,8 @@ floats; the model knows nothing of tensor cores, clocks below boost, or launch o
 
 from __future__ import annotations
 
+import csv
+import io
 from dataclasses import asdict, dataclass
 
 from warpsim.errors import UsageError
@@ -53,11 +55,6 @@ class Roofline:
     sloped_time_ms: float  # flops / sloped ceiling
     bound: str  # "memory" if the kernel's intensity is left of the ridge, else "compute"
     problem_bound: str  # the same test for the problem's intensity
-
-    @property
-    def floor_ms(self) -> float:
-        """The binding floor of the problem: the larger of the compute and memory floors."""
-        return max(self.compute_floor_ms, self.memory_floor_ms)
 
     def as_dict(self) -> dict:
         """Plain JSON-ready dict; keys are the field names (flops, compute_floor_ms, ...)."""
@@ -134,6 +131,15 @@ def roofline(
     )
 
 
+def to_csv(kernel: str, r: Roofline) -> str:
+    """One header line and one row: kernel, then the JSON's keys (the Roofline's fields)."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=["kernel", *r.as_dict()], lineterminator="\n")
+    writer.writeheader()
+    writer.writerow({"kernel": kernel, **r.as_dict()})
+    return out.getvalue()
+
+
 def global_traffic(analysis) -> tuple[int, int]:
     """(requested_bytes, sector_bytes) of a warpsim.counts.Analysis: bytes requested by global
     loads + stores, and 32 B x their sectors. Shared-memory rows are left out."""
@@ -168,15 +174,14 @@ def table_rows(r: Roofline) -> list[tuple[str, str, str]]:
     ]
 
 
-def render_table(r: Roofline):
-    """A rich Table of `table_rows(r)`, titled with the problem, for the CLI to print."""
-    from rich.table import Table
+def table_layouts(r: Roofline) -> list:
+    """`table_rows(r)` titled with the problem, as a table or, where it is too narrow, a listing
+    (warpsim.terminal picks: no value is cut)."""
+    from warpsim.terminal import Column, grid, listing
 
     c = " + beta*C" if r.reads_c else ""
-    table = Table(title=f"roofline: {r.M}x{r.N}x{r.K} SGEMM{c} on {r.gpu}")
-    table.add_column("quantity")
-    table.add_column("value", justify="right")
-    table.add_column("unit")
-    for row in table_rows(r):
-        table.add_row(*row)
-    return table
+    title = f"roofline: {r.M}x{r.N}x{r.K} SGEMM{c} on {r.gpu}"
+    columns = [Column("quantity", numeric=False, fold=True, fold_min=12), Column("value"),
+               Column("unit", numeric=False, fold=True, fold_min=8)]
+    rows = [list(row) for row in table_rows(r)]
+    return [grid(title, columns, rows, False), listing(title, columns, rows, heads=1)]

@@ -178,10 +178,16 @@ def demangled_types(demangled: str) -> list[str] | None:
     return None
 
 
-def resolve_params(function: Function, source: str | None) -> tuple[list[Param], list[str]]:
-    """The entry point's parameters, named from the source; (params, warnings)."""
+def resolve_params(function: Function, source: str | None, names: list[str] | None = None
+                   ) -> tuple[list[Param], list[str]]:
+    """The entry point's parameters, named from the source (or by `names`, as a trace keeps
+    them); (params, warnings)."""
     warnings = []
     sig = source_signature(source, function.source_name) if source else None
+    if names is not None and len(names) == len(function.params):
+        types = demangled_types(function.demangled)
+        kept = [t for t, _ in sig] if sig is not None and len(sig) == len(names) else None
+        sig = [((types[i] if types else kept[i] if kept else ""), n) for i, n in enumerate(names)]
     types = demangled_types(function.demangled)
     n = len(function.params)
     if sig is not None and len(sig) != n:

@@ -36,7 +36,7 @@ import numpy as np
 from warpsim import formula as F
 from warpsim.sass import alu, isa
 from warpsim.sass.program import Program
-from warpsim.sass.state import UNDEFINED, Path, State, as_formula, merge, resolve, select
+from warpsim.sass.state import UNDEFINED, Path, State, as_formula, const_part, live_mask, merge, resolve, select
 from warpsim.sass.values import (
     MASK32, OPAQUE, TWO32, EngineError, Env, NotAffine, Opaque, Poison, PredPack, Select, SplitRequest, block_cuts,
     bounds, const, decide, norm, pair, signed, split, unsigned,
@@ -201,7 +201,7 @@ class Machine:
         known |= {path.cond.key, guard.key}
         for keys in self.context:
             known |= keys
-        self.live = _live_mask(path.cond, guard, self.context_masks)
+        self.live = live_mask(path.cond, guard, self.context_masks)
         self.env.live = self.live
         try:
             out = handler(self, ins, path, guard, known)
@@ -423,28 +423,6 @@ class Machine:
                     return v.name
             return "shared" if not self.launch.shared_vars else f"shared+{lo:#x}"
         return space
-
-
-def _const_part(f: F.Formula):
-    """The conjunction of a formula's conjuncts that are conditions of the threads alone."""
-    masks = [c.mask for c in F.conjuncts(f) if isinstance(c, F.Const)]
-    if not masks:
-        return None
-    out = np.asarray(masks[0], dtype=bool)
-    for m in masks[1:]:
-        out = out & np.asarray(m, dtype=bool)
-    return out
-
-
-def _live_mask(cond: F.Formula, guard: F.Formula, context_masks: list):
-    """A bool per thread: the threads that may execute an instruction (None: every thread)."""
-    parts = [m for m in (_const_part(cond), _const_part(guard), *context_masks) if m is not None]
-    if not parts:
-        return None
-    out = np.asarray(parts[0], dtype=bool)
-    for m in parts[1:]:
-        out = np.logical_and(out, np.asarray(m, dtype=bool))
-    return np.atleast_1d(out)
 
 
 def _data(*values):

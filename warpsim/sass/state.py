@@ -151,3 +151,25 @@ def merge(paths: list[Path]) -> Path:
                     mine[k] = select(c, a, b)
         c = F.f_or(c, other.cond)
     return Path(first.pc, state, cond, any(p.via_back_edge for p in paths))
+
+
+def const_part(f: F.Formula):
+    """The conjunction of a formula's conjuncts that are conditions of the threads alone."""
+    masks = [c.mask for c in F.conjuncts(f) if isinstance(c, F.Const)]
+    if not masks:
+        return None
+    out = np.asarray(masks[0], dtype=bool)
+    for m in masks[1:]:
+        out = out & np.asarray(m, dtype=bool)
+    return out
+
+
+def live_mask(cond: F.Formula, guard: F.Formula, context_masks: list):
+    """A bool per thread: the threads that may execute an instruction (None: every thread)."""
+    parts = [m for m in (const_part(cond), const_part(guard), *context_masks) if m is not None]
+    if not parts:
+        return None
+    out = np.asarray(parts[0], dtype=bool)
+    for m in parts[1:]:
+        out = np.logical_and(out, np.asarray(m, dtype=bool))
+    return np.atleast_1d(out)
