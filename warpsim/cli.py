@@ -8,7 +8,7 @@ typer and hands every other command line to `main` here.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
@@ -39,17 +39,26 @@ add_version(app, f"warpsim {__version__}")
 
 @app.command()
 def analyze(
-    kernel: str = typer.Argument(..., help="kernel name (see `warpsim list`)"),
-    M: str = typer.Option(..., "--M", help=M_HELP),
+    kernel: str = typer.Argument(..., help="a registered kernel's name (see `warpsim list`), or any kernel's "
+                                 ".cu or .cubin file"),
+    M: Optional[str] = typer.Option(None, "--M", help=M_HELP + " (registered kernels)"),
     N: Optional[str] = typer.Option(None, "--N", help=N_HELP),
     K: Optional[str] = typer.Option(None, "--K", help=K_HELP),
-    block: Optional[str] = typer.Option(None, "--block", help=BLOCK_HELP),
+    block: Optional[str] = typer.Option(None, "--block", help=BLOCK_HELP + "; a file's kernel: BX[xBY[xBZ]]"),
     fmt: Format = typer.Option(Format.table, "--format", help="table (fitted to the terminal), or json or "
                                "csv (exact integers, the same names)"),
     by_line: bool = typer.Option(False, "--by-line", help="one row per .cu source line (as ncu's source view)"),
+    engine: str = typer.Option("sass", "--engine", help="registered kernels: sass (count the machine code nvcc "
+                               "emits) or model (the hand-written model, the independent oracle)"),
+    entry: Optional[str] = typer.Option(None, "--entry", help="a file's kernel: its entry point as written in "
+                                        "the source, e.g. 'sgemm<32>' (default: the file's only one)"),
+    grid: Optional[str] = typer.Option(None, "--grid", help="a file's kernel: GX[,GY[,GZ]], integer expressions "
+                                       "over its scalar arguments with + - * // % and cdiv(a, b)"),
+    arg: Optional[List[str]] = typer.Option(None, "--arg", help="a file's kernel: NAME=VALUE for each scalar "
+                                            "parameter, NAME=TYPE[COUNT] to declare a pointer's buffer (repeat)"),
 ) -> None:
     """Count requests, sectors and wavefronts of every memory instruction of one launch."""
-    show_analysis(kernel, M, N, K, block, fmt.value, by_line)
+    show_analysis(kernel, M, N, K, block, fmt.value, by_line, engine, entry, grid, arg or [])
 
 
 @app.command()

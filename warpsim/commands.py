@@ -46,14 +46,51 @@ def table_width() -> int | None:
     return width(os.environ.get("COLUMNS"), sys.stdout.isatty())
 
 
-def show_analysis(kernel: str, M: str, N: str | None, K: str | None, block: str | None, fmt: str,
-                  by_line: bool) -> None:
-    """`warpsim analyze`: count the launch, print the warnings, then JSON, CSV or the tables."""
-    from warpsim import report
-    from warpsim.engine import analyze
-    from warpsim.registry import get_kernel, parse_block
+def is_path(kernel: str) -> bool:
+    """`warpsim analyze my_kernel.cu ...`: a kernel given by its file, not a registered name."""
+    return kernel.endswith((".cu", ".cubin", ".cuh"))
 
-    a = analyze(kernel, *sizes(M, N, K), parse_block(block), by_line=by_line)
+
+def run_analysis(kernel: str, M: str | None, N: str | None, K: str | None, block: str | None, by_line: bool,
+                 engine: str = "sass", entry: str | None = None, grid: str | None = None,
+                 args: list[str] | tuple = ()):
+    """The Analysis a command line asks for: any kernel by its file (machine code), or a
+    registered one by name, through its machine code (`--engine sass`) or its hand model."""
+    from warpsim.errors import UsageError
+
+    if is_path(kernel):
+        from warpsim.sass.analyze import analyze_launch, prepare
+
+        if grid is None or block is None:
+            raise UsageError(f"{kernel}: give --grid GX[,GY[,GZ]] and --block BX[xBY[xBZ]] "
+                             "(and --arg NAME=VALUE for each scalar parameter)")
+        if M is not None or N is not None or K is not None:
+            raise UsageError("--M/--N/--K name a registered kernel's sizes; give a file's sizes as --arg M=...")
+        return analyze_launch(prepare(kernel, entry, grid, block, list(args)), by_line=by_line)
+    if entry is not None or grid is not None or args:
+        raise UsageError(f"--entry, --grid and --arg are for a kernel given by its .cu or .cubin file; "
+                         f"{kernel!r} is a registered kernel (its launch comes from --M/--N/--K)")
+    if M is None:
+        raise UsageError(f"--M is needed: the size of the registered kernel {kernel!r}")
+    from warpsim.engine import ENGINES, analyze, analyze_sass
+    from warpsim.registry import parse_block
+
+    if engine not in ENGINES:
+        raise UsageError(f"--engine {engine!r}: use sass (the machine code) or model (the hand model)")
+    run = analyze_sass if engine == "sass" else analyze
+    return run(kernel, *sizes(M, N, K), parse_block(block), by_line=by_line)
+
+
+def show_analysis(kernel: str, M: str | None, N: str | None, K: str | None, block: str | None, fmt: str,
+                  by_line: bool, engine: str = "sass", entry: str | None = None, grid: str | None = None,
+                  args: list[str] | tuple = ()) -> None:
+    """`warpsim analyze`: count the launch, print the warnings, then JSON, CSV or the tables."""
+    from pathlib import Path
+
+    from warpsim import report
+    from warpsim.registry import get_kernel
+
+    a = run_analysis(kernel, M, N, K, block, by_line, engine, entry, grid, args)
     warn(a.warnings)
     if fmt == "json":
         print(report.to_json(a))
@@ -65,7 +102,8 @@ def show_analysis(kernel: str, M: str, N: str | None, K: str | None, block: str 
 
     out, width = console(), table_width()
     if by_line:
-        show(out, report.lines_layouts(a, get_kernel(kernel).cu_path.read_text().splitlines()), width)
+        source = Path(a.source) if a.source else get_kernel(kernel).cu_path
+        show(out, report.lines_layouts(a, source.read_text().splitlines() if source.is_file() else []), width)
         return
     show(out, report.global_layouts(a), width)
     shared = report.shared_layouts(a)

@@ -112,3 +112,39 @@ def gemm(kernel: str, A: np.ndarray, B: np.ndarray, C: np.ndarray, alpha: float 
               "C": np.array(C, dtype=np.float64).ravel()}
     counts = execute(kernel, M, N, K, block, memory, alpha, beta)
     return memory["C"].reshape(M, N), counts
+
+
+# -- the same launches through the machine code (warpsim.sass) ------------------------------------
+
+ENGINES = ("sass", "model")
+#: the __shared__ arrays of the ladder, by the matrix they stage (the hand models name shared rows so)
+SHARED_STAGES = {"As": "A", "Bs": "B"}
+
+
+def sass_kernel(kernel: str, M, N, K, block=None):
+    """A registered kernel's launch, as the SASS engine takes any kernel: its .cu, entry, grid,
+    block and arguments from the registry (alpha and beta 1.0, each matrix its own buffer)."""
+    from warpsim.sass.analyze import prepare as prepare_sass
+
+    spec, block, grid, warnings = prepare(kernel, M, N, K, block)
+    values = {"M": M, "N": N, "K": K, "alpha": 1.0, "beta": 1.0,
+              "A": "float[M*K]", "B": "float[K*N]", "C": "float[M*N]"}
+    k = prepare_sass(spec.cu_path, spec.entry, f"{grid[0]},{grid[1]}", f"{block[0]}x{block[1]}",
+                     {name: values[name] for name in spec.args})
+    k.launch.warnings[:0] = warnings
+    return spec, k
+
+
+def analyze_sass(kernel: str, M, N, K, block=None, by_line: bool = False) -> Analysis:
+    """`analyze`, from the kernel's machine code instead of its hand model: the same rows, named
+    the same (a shared row by the matrix its array stages), each with its opcode family."""
+    from warpsim.sass.analyze import analyze_launch
+
+    spec, k = sass_kernel(kernel, M, N, K, block)
+    a = analyze_launch(k, by_line=by_line)
+    for r in a.rows:
+        if r.space == "shared":
+            r.array = SHARED_STAGES.get(r.array, r.array)
+    rows = sorted(a.rows, key=lambda r: r.line) if by_line else _sorted_rows(a.rows)
+    return Analysis(spec.name, M, N, K, tuple(k.launch.block[:2]), tuple(k.launch.grid[:2]), rows,
+                    list(k.launch.warnings), engine="sass")

@@ -18,7 +18,7 @@ import sys
 
 FORMATS = ("table", "json", "csv")
 #: analyze's options this parser knows, and the parameter each sets (the same names as warpsim.cli's).
-VALUE_OPTIONS = {"--M": "M", "--N": "N", "--K": "K", "--block": "block", "--format": "fmt"}
+VALUE_OPTIONS = {"--M": "M", "--N": "N", "--K": "K", "--block": "block", "--format": "fmt", "--engine": "engine"}
 FLAG_OPTIONS = {"--by-line": "by_line"}
 
 

@@ -12,7 +12,7 @@ import io
 import json
 from fractions import Fraction
 
-from warpsim.counts import Analysis, Row
+from warpsim.counts import Analysis, Row, block_text
 from warpsim.terminal import Column, Count, layouts
 
 #: Version of analyze's JSON: bumped when a key changes meaning or goes away.
@@ -83,6 +83,17 @@ def worst_access(a: Analysis) -> str:
     return "; ".join(_clause(g, worst) for g in groups.values()) + "."
 
 
+#: Opcode families the tables name beside the op (the plain LDG/STG/LDS/STS go unnamed).
+FAMILY_NAMES = {"LD": "generic", "ST": "generic", "LDGSTS": "cp.async", "LDSM": "ldmatrix", "REDG": "red",
+                "RED": "red", "ATOMG": "atom", "ATOM": "atom", "ATOMS": "atom", "LDL": "local", "STL": "local"}
+
+
+def op_label(r: Row) -> str:
+    """`load`, or `load (cp.async)` for a machine-code row of another instruction family."""
+    family = FAMILY_NAMES.get(r.kind or "")
+    return f"{r.op} ({family})" if family else r.op
+
+
 def _fixed(x: float, digits: int) -> str:
     return f"{x:.{digits}f}"
 
@@ -102,12 +113,12 @@ def _global_cells(array: str, op: str, requests: int, sectors: int, ideal: int, 
 def global_layouts(a: Analysis) -> list:
     """The global-memory table (one row per access and a total), in the forms `terminal.fit` picks from."""
     rows = [r for r in a.rows if r.space == "global"]
-    cells = [_global_cells(r.array, r.op, r.requests, r.sectors, r.ideal_sectors, r.broadcast_requests,
+    cells = [_global_cells(r.array, op_label(r), r.requests, r.sectors, r.ideal_sectors, r.broadcast_requests,
                            r.bytes_requested) for r in rows]
     cells.append(_global_cells("total", "", *(sum(getattr(r, c) for r in rows) for c in (
         "requests", "sectors", "ideal_sectors", "broadcast_requests", "bytes_requested"))))
-    title = (f"{a.kernel}  M={a.M} N={a.N} K={a.K}  block {a.block[0]}x{a.block[1]}  "
-             f"grid {a.grid[0]}x{a.grid[1]}: global memory, whole launch")
+    title = (f"{a.kernel}  {a.launch_text()}  block {block_text(a.block)}  grid {block_text(a.grid)}: "
+             "global memory, whole launch")
     return layouts(title, GLOBAL_COLUMNS, cells, bold_last=True)
 
 
@@ -120,7 +131,7 @@ def shared_layouts(a: Analysis) -> list | None:
     rows = [r for r in a.rows if r.space == "shared"]
     if not rows:
         return None
-    cells = [[r.array, r.op, str(r.width), Count(r.instructions), Count(r.wavefronts),
+    cells = [[r.array, op_label(r), str(r.width), Count(r.instructions), Count(r.wavefronts),
               _fixed(_ratio(r.wavefronts, r.requests), 2), Count(r.bank_conflicts)] for r in rows]
     return layouts("shared memory, whole launch", SHARED_COLUMNS, cells)
 
@@ -137,12 +148,12 @@ def lines_layouts(a: Analysis, source: list[str]) -> list:
     for r in a.rows:
         text = source[r.line - 1].strip() if 0 < r.line <= len(source) else ""
         glob = r.space == "global"
-        cells.append([str(r.line), text, r.space, r.array, r.op, str(r.width), Count(r.instructions),
+        cells.append([str(r.line), text, r.space, r.array, op_label(r), str(r.width), Count(r.instructions),
                       Count(r.requests),
                       _fixed(_ratio(r.sectors, r.requests), 2) if glob else "",
                       _fixed(_ratio(r.ideal_sectors, r.requests), 2) if glob else "",
                       "" if glob else _fixed(_ratio(r.wavefronts, r.requests), 2),
                       "" if glob else Count(r.bank_conflicts)])
-    title = (f"{a.kernel}  M={a.M} N={a.N} K={a.K}: memory instructions by source line "
-             f"(kernels/{a.kernel}.cu)")
+    where = a.source or f"kernels/{a.kernel}.cu"
+    title = f"{a.kernel}  {a.launch_text()}: memory instructions by source line ({where})"
     return layouts(title, LINE_COLUMNS, cells, turn=False)
