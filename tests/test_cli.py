@@ -35,7 +35,9 @@ def test_table_names_the_worst_access():
 def test_csv_has_a_header_and_a_row_per_access():
     p = warpsim("analyze", "coalesced", "--M", "64", "--N", "32", "--K", "8", "--format", "csv")
     lines = p.stdout.strip().splitlines()
-    assert lines[0].startswith("kernel,M,N,K,block,grid,space,array,op,width,instructions")
+    assert lines[0].startswith("kernel,M,N,K,block,grid,space,array,op,width,kind,instructions")  # kind: LDG, STG, ...
+    model = warpsim("analyze", "coalesced", "--M", "64", "--N", "32", "--K", "8", "--format", "csv", "--engine", "model")
+    assert model.stdout.splitlines()[0].startswith("kernel,M,N,K,block,grid,space,array,op,width,instructions")
     assert len(lines) == 1 + 4  # A, B, C load, C store
 
 
@@ -55,7 +57,7 @@ def test_list_shows_every_kernel():
     (("analyze", "naive_coalesced", "--M", "8", "--block", "64x32"), "at most 1024"),
     (("analyze", "naive_coalesced", "--M", "8", "--block", "big"), "like 32x32"),
     (("analyze", "naive", "--M", "8", "--block", "16x16"), "compiled for block 32x32"),
-    (("analyze", "naive"), "Missing option"),
+    (("analyze", "naive"), "--M is needed: the size of the registered kernel 'naive'"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, needle):
     p = warpsim(*args)
@@ -67,7 +69,11 @@ def test_bad_input_is_one_line_and_exit_2(args, needle):
 
 
 def test_overflowing_sizes_still_analyze_with_a_warning():
-    p = warpsim("analyze", "naive", "--M", "50000", "--N", "32", "--K", "50000", "--format", "json")
+    # the real kernel's 32-bit index wraps at this size: its machine code is refused (one line,
+    # pointing at the model), and the hand model counts the intended addresses with a warning
+    refused = warpsim("analyze", "naive", "--M", "50000", "--N", "32", "--K", "50000", "--format", "json")
+    assert refused.returncode == 2 and "wraps around" in refused.stderr and "--engine model" in refused.stderr
+    p = warpsim("analyze", "naive", "--M", "50000", "--N", "32", "--K", "50000", "--format", "json", "--engine", "model")
     assert p.returncode == 0
     assert "would overflow" in p.stderr
     doc = json.loads(p.stdout)

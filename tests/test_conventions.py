@@ -105,7 +105,8 @@ def test_analyze_json_is_strict_has_a_schema_and_csv_has_its_names():
 
 
 def test_every_json_output_is_strict():
-    for cli, args in [("warpsim", ("analyze", "naive", "--M", 50000, "--N", 32, "--K", 50000, "--format", "json")),
+    for cli, args in [("warpsim", ("analyze", "naive", "--M", 50000, "--N", 32, "--K", 50000, "--format", "json",
+                                   "--engine", "model")),
                       ("warpsim", ("roofline", "naive", "--M", 64, "--format", "json", "--peak-tflops", 1e-9)),
                       ("profile", ("compare", "--format", "json"))]:
         p = run(cli, *args)

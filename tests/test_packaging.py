@@ -44,7 +44,7 @@ def installed_copy(tmp_path) -> Path:
 def test_the_installed_layout_runs_outside_the_checkout(tmp_path):
     site, elsewhere = installed_copy(tmp_path), tmp_path / "elsewhere"
     elsewhere.mkdir()
-    env = {"PATH": "", "PYTHONPATH": str(site), "HOME": str(tmp_path)}
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(site), "HOME": str(tmp_path)}  # gcc: nvcc's host compiler
 
     def run(*args, **extra):
         return subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=elsewhere,

@@ -141,7 +141,13 @@ def analyze_sass(kernel: str, M, N, K, block=None, by_line: bool = False) -> Ana
     from warpsim.sass.analyze import analyze_launch
 
     spec, k = sass_kernel(kernel, M, N, K, block)
-    a = analyze_launch(k, by_line=by_line)
+    try:
+        a = analyze_launch(k, by_line=by_line)
+    except UsageError as e:
+        if "wraps around" in str(e):
+            raise UsageError(f"{e}; the kernel's 32-bit index arithmetic overflows at this size (the hand "
+                             "model counts the intended addresses: --engine model)") from None
+        raise
     for r in a.rows:
         if r.space == "shared":
             r.array = SHARED_STAGES.get(r.array, r.array)
