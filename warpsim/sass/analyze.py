@@ -122,9 +122,22 @@ def trace(kernel: Kernel) -> tuple[list[Site], int]:
             pieces += [{**ranges, axis: (lo, hi)} for lo, hi in zip(bounds[:-1], bounds[1:])]
             continue
         except EngineError as e:
-            raise UsageError(f"{kernel.name}: {e}") from None
+            # arithmetic that is not affine in a block index (a remainder of it, say) is affine in
+            # the others once that index is a number: run each of its values apart, if few
+            axis = _smallest_block_axis(ranges) if getattr(e, "affine", False) else None
+            if axis is None or len(pieces) + ranges[axis][1] - ranges[axis][0] > MAX_PIECES:
+                raise UsageError(f"{kernel.name}: {e}") from None
+            start, stop = ranges[axis]
+            pieces += [{**ranges, axis: (v, v + 1)} for v in range(start, stop)]
+            continue
         sites += found
     return sites, threads
+
+
+def _smallest_block_axis(ranges: dict) -> str | None:
+    """The block axis of the piece with the fewest values but more than one (None: none left)."""
+    axes = [(stop - start, axis) for axis, (start, stop) in ranges.items() if stop - start > 1]
+    return min(axes)[1] if axes else None
 
 
 def _row_key(space, array, op, kind, line, pc, by_line, by_pc):

@@ -184,8 +184,8 @@ class Machine:
             raise EngineError(f"execution ran past the end of the code at pc {path.pc:#x}")
         handler = DISPATCH.get(ins.opcode)
         if handler is None:
-            raise EngineError(f"the engine does not know the opcode {ins.name} at {ins.where()}: "
-                              "it cannot count this kernel exactly (please report the kernel)")
+            raise _located(f"the engine does not know the opcode {ins.name} at {ins.where()}: "
+                           "it cannot count this kernel exactly (please report the kernel)")
         self.steps += 1
         try:
             guard = self.guard(path, ins)
@@ -194,9 +194,9 @@ class Machine:
                 op_opaque(self, ins, path, F.TRUE, set())
                 path.pc += isa.INSTRUCTION_BYTES
                 return [path]
-            raise EngineError(f"a condition computed from data steers control flow or predicates an "
-                              f"access, at {ins.where()}: warpsim counts only accesses decided by the "
-                              "thread, block and loop indices") from None
+            raise _located(f"a condition computed from data steers control flow or predicates an "
+                           f"access, at {ins.where()}: warpsim counts only accesses decided by the "
+                           "thread, block and loop indices") from None
         known = {c.key for c in F.conjuncts(path.cond)} | {c.key for c in F.conjuncts(guard)}
         known |= {path.cond.key, guard.key}
         for keys in self.context:
@@ -208,11 +208,13 @@ class Machine:
         except SplitRequest:
             raise
         except NotAffine as e:
-            raise EngineError(f"{e}, at {ins.where()}: warpsim cannot count this kernel exactly") from None
+            err = _located(f"{e}, at {ins.where()}: warpsim cannot count this kernel exactly")
+            err.affine = True  # the symbolic form failed; fewer symbolic block indices may not
+            raise err from None
         except EngineError as e:
-            if " at pc " in str(e):
+            if getattr(e, "located", False):  # raised by an instruction of a loop run inside this one
                 raise
-            raise EngineError(f"{e}, at {ins.where()}") from None
+            raise _located(f"{e}, at {ins.where()}") from None
         finally:
             self.env.live = None
         if out is None:
@@ -423,6 +425,13 @@ class Machine:
                     return v.name
             return "shared" if not self.launch.shared_vars else f"shared+{lo:#x}"
         return space
+
+
+def _located(message: str) -> EngineError:
+    """An EngineError that already names its instruction (outer instructions pass it on)."""
+    e = EngineError(message)
+    e.located = True
+    return e
 
 
 def _data(*values):

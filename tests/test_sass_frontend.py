@@ -1,0 +1,167 @@
+"""The machine-code front-end: nvdisasm's JSON -> instruction records, the cubin's ELF -> entry
+points and parameters, the control-flow graph -> loops; and the launch contract (signatures,
+grid expressions, arguments) with its one-line refusals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from warpsim import toolchain
+from warpsim.errors import UsageError
+from warpsim.sass import isa
+from warpsim.sass import launch as L
+from warpsim.sass.analyze import prepare
+from warpsim.sass.cubin import read_cubin
+from warpsim.sass.program import load
+
+KERNELS = Path(__file__).resolve().parent.parent / "kernels"
+
+
+# --- operands and instructions: pure ------------------------------------------------------------
+
+@pytest.mark.parametrize("text,expected", [
+    ("R26.64", isa.Reg("R", 26, sel=".64")),
+    ("-R5", isa.Reg("R", 5, neg=True)),
+    ("~R5", isa.Reg("R", 5, inv=True)),
+    ("|R5|", isa.Reg("R", 5, abs=True)),
+    ("R6.reuse", isa.Reg("R", 6)),  # a register-cache hint, not an operand property
+    ("RZ", isa.Reg("R", isa.RZ)),
+    ("URZ", isa.Reg("UR", isa.URZ)),
+    ("!P0", isa.Pred("P", 0, negated=True)),
+    ("PT", isa.Pred("P", isa.PT)),
+    ("!UPT", isa.Pred("UP", isa.PT, negated=True)),
+    ("0x1f", isa.Imm(31)),
+    ("-0x1", isa.Imm(-1)),
+    ("5.9604644775390625e-08", isa.FImm("5.9604644775390625e-08")),
+    ("c[0x0][0x210]", isa.Const(0, 0x210)),
+    ("c[0x3][R2+0x10]", isa.Const(3, 0x10, isa.Reg("R", 2))),
+    ("desc[UR6][R12.64+0x4]", isa.Mem((isa.Reg("R", 12, sel=".64"),), 4, isa.Reg("UR", 6))),
+    ("[R3+-0x400]", isa.Mem((isa.Reg("R", 3),), -0x400)),
+    ("[R5+UR4+0x100]", isa.Mem((isa.Reg("R", 5), isa.Reg("UR", 4)), 0x100)),
+    ("SR_TID.X", isa.SReg("SR_TID.X")),
+])
+def test_operands(text, expected):
+    assert isa.parse_operand(text) == expected
+
+
+def test_branch_targets_guards_and_the_json_quirk_of_pr():
+    bra = isa.parse_instruction(0xf0, {"predicate": "@!P0", "opcode": "BRA", "operands": "0xc30"}, 12, "k.cu")
+    assert bra.guard == isa.Pred("P", 0, negated=True) and bra.operands == (isa.Target(0xc30),)
+    # nvdisasm's JSON files P2R's `PR` (all predicates) under "predicate": it is an operand
+    p2r = isa.parse_instruction(0, {"predicate": "PR", "opcode": "P2R", "operands": "R22,RZ,0x40"}, None, "")
+    assert p2r.guard is None and p2r.operands[0] == isa.Reg("R", 22) and p2r.operands[3] == isa.Imm(0x40)
+    wide = isa.parse_instruction(0, {"opcode": "IMAD.WIDE.U32", "operands": "R2,R6,0x4,R2"}, 3, "")
+    assert (wide.opcode, wide.mods) == ("IMAD", ("WIDE", "U32")) and wide.name == "IMAD.WIDE.U32"
+
+
+def test_a_run_of_instructions_without_a_line_belongs_to_the_line_named_last():
+    fn = {"sass-instructions": [{"opcode": "S2R", "operands": "R0,SR_TID.X", "source-file-id": 0, "source-line": 7},
+                                {"opcode": "S2R", "operands": "R1,SR_TID.Y"},
+                                {"opcode": "EXIT", "source-file-id": 0, "source-line": 9}]}
+    ins = isa.parse_function(fn, ["/x/k.cu"])
+    assert [(i.pc, i.line) for i in ins] == [(0, 7), (16, 7), (32, 9)]  # 16 bytes an instruction
+
+
+# --- a real cubin: needs the pinned nvcc ----------------------------------------------------------
+
+def _have_toolchain() -> bool:
+    try:
+        toolchain.find_nvcc()
+        toolchain.find_tool("nvdisasm")
+    except UsageError:
+        return False
+    return True
+
+
+needs_nvcc = pytest.mark.skipif(not _have_toolchain(), reason=f"no nvcc {toolchain.NVCC_RELEASE} / nvdisasm: "
+                                f"{toolchain.INSTALL}")
+
+
+@needs_nvcc
+def test_parameters_and_shared_variables_from_the_cubin():
+    f = read_cubin(toolchain.build_cubin(KERNELS / "smem.cu")).entry("sgemm_smem")
+    # (int M, int N, int K, float alpha, const float *A, const float *B, float beta, float *C)
+    assert [(p.offset, p.size) for p in f.params] == [(0, 4), (4, 4), (8, 4), (12, 4), (16, 8), (24, 8), (32, 4), (40, 8)]
+    assert f.param_base == 0x210  # constant bank 0, after the launch fields, on sm_90
+    # two 32x32 float tiles, after the 1 KiB the driver reserves
+    assert [(v.name, v.offset, v.size) for v in f.shared_vars] == [("As", 0x400, 4096), ("Bs", 0x1400, 4096)]
+    assert f.shared_bytes == 0x400 + 2 * 4096
+
+
+@needs_nvcc
+def test_entries_by_the_name_in_the_source_or_mangled():
+    cubin = read_cubin(toolchain.build_cubin(KERNELS / "transpose.cu"))
+    tiled = cubin.entry("transpose_tiled<1>")
+    assert tiled.name == "_Z15transpose_tiledILi1EEviiPKfPf" and cubin.entry(tiled.name) is tiled
+    assert tiled.demangled == "void transpose_tiled<1>(int, int, float const*, float*)"
+    with pytest.raises(UsageError, match=r"no kernel 'transpose_tiled<2>' in transpose-\w+\.cubin; its entry "
+                                         r"points: transpose_naive, transpose_tiled<0>, transpose_tiled<1>"):
+        cubin.entry("transpose_tiled<2>")
+
+
+@needs_nvcc
+def test_loops_are_the_back_edges_of_reachable_code():
+    p = load(toolchain.build_cubin(KERNELS / "naive.cu"), "sgemm_naive")
+    # nvcc unrolls naive's K loop 16, 8 (straight), 4 and 1 times: three loops with a back edge each
+    assert len(p.loops) == 3
+    for header, loop in p.loops.items():
+        assert all(p.by_pc[latch].opcode == "BRA" and latch >= header for latch in loop.latches)
+        assert header in loop.body and set(loop.latches) <= loop.body
+    last = p.instructions[-1]
+    assert last.pc not in p.successors or p.by_pc  # the final `BRA` to itself is never reached
+    assert all(i.opcode != "BRA" or i.pc in p.successors or i.pc >= max(p.successors) for i in p.instructions)
+
+
+# --- the launch contract --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,expected", [("cdiv(N,32),cdiv(M,32)", (33, 32, 1)), ("N // 32 + 1", (33, 1, 1)),
+                                           ("(M*N)%7, 2, 3", (6, 2, 3))])  # 1,030,000 = 7 * 147,142 + 6
+def test_grid_expressions(text, expected):
+    assert L.parse_dim3(text, {"M": 1000, "N": 1030}, "--grid") == expected  # 1030/32 -> 33, 1000/32 -> 32
+
+
+@pytest.mark.parametrize("text,message", [
+    ("cdiv(N,32", "does not parse"),
+    ("cdiv(X,32)", "names 'X', which is not a scalar argument (the scalar arguments: M, N)"),
+    ("N**2", "Pow is not allowed"),
+    ("max(N, 2)", "the only function is cdiv"),
+    ("N - 2000", "every side must be at least 1"),
+])
+def test_grid_refusals(text, message):
+    with pytest.raises(UsageError, match=message.replace("(", r"\(").replace(")", r"\)").replace("*", r"\*")):
+        L.parse_dim3(text, {"M": 1000, "N": 1030}, "--grid")
+
+
+def test_signatures_from_the_source():
+    src = "template <int P> __global__ void k(int M, const float *__restrict__ in, float out[], double a = 0) {}"
+    assert L.source_signature(src, "k<1>") == [("int", "M"), ("const float *__restrict__", "in"),
+                                              ("float *", "out"), ("double", "a")]
+    assert L.demangled_types("void k<1>(int, float const*, float*, double)") == ["int", "float const*", "float*", "double"]
+
+
+@needs_nvcc
+@pytest.mark.parametrize("args,message", [
+    ({"M": 97}, r"--arg N=VALUE is missing; transpose_naive's signature: \(int M, int N, const float \* in, float \* out\)"),
+    ({"M": 97, "N": "x"}, r"--arg N=x: N is `int`, so its value must be an integer"),
+    ({"M": 97, "N": 61, "Q": 1}, r"--arg Q: transpose_naive has no parameter of that name"),
+    ({"M": 97, "N": 61, "in": "float[M*"}, r"--arg in=float\[M\*: in is a pointer; give TYPE\[COUNT\]"),
+    ({"M": 97, "N": 61, "in": "blob[4]"}, r"unknown element type 'blob'"),
+])
+def test_argument_refusals(args, message):
+    with pytest.raises(UsageError, match=message):
+        prepare(KERNELS / "transpose.cu", "transpose_naive", "cdiv(N,32),cdiv(M,32)", "32x8", args)
+
+
+@needs_nvcc
+def test_block_refusals_and_compile_errors(tmp_path):
+    with pytest.raises(UsageError, match="has 2048 threads; CUDA allows at most 1024 per block"):
+        prepare(KERNELS / "transpose.cu", "transpose_naive", "1", "64x32", {"M": 8, "N": 8})
+    broken = tmp_path / "broken.cu"
+    broken.write_text('extern "C" __global__ void k(int *p) { p[0] = undefined_thing; }\n')
+    with pytest.raises(UsageError, match=r"nvcc failed on broken.cu \(exit \d+\): .*undefined_thing") as err:
+        prepare(broken, None, "1", "32", {})
+    assert "\n" not in str(err.value)
+    with pytest.raises(UsageError, match="has 3 kernels; pick one with --entry"):
+        prepare(KERNELS / "transpose.cu", None, "1", "32x8", {"M": 8, "N": 8})

@@ -1,0 +1,77 @@
+"""What the SASS engine refuses, and how: one line naming the instruction (pc, opcode, source line)
+and why, never a guessed count. Kernels written here, compiled with the pinned nvcc."""
+
+from __future__ import annotations
+
+import pytest
+
+from test_sass_frontend import needs_nvcc
+from warpsim.errors import UsageError
+from warpsim.sass import analyze as A
+from warpsim.sass import machine
+
+GATHER = '''extern "C" __global__ void gather(int n, const int *idx, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[idx[i]];   // line 3: the address of x comes from data
+}
+'''
+BRANCH = '''extern "C" __global__ void relu_count(int n, const float *x, int *hits) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && x[i] > 0.0f) hits[i] = 1;   // line 3: a store decided by data
+}
+'''
+WRAP = '''extern "C" __global__ void big(int n, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  y[i * 1000] = 0.0f;   // line 3: i * 1000 wraps 32 bits at a large grid
+}
+'''
+
+
+def kernel(tmp_path, source: str, name: str, grid: str, block: str, args: dict):
+    path = tmp_path / f"{name}.cu"
+    path.write_text(source)
+    return A.prepare(path, name, grid, block, args)
+
+
+@needs_nvcc
+def test_a_data_dependent_address_is_refused_by_instruction(tmp_path):
+    k = kernel(tmp_path, GATHER, "gather", "cdiv(n,256)", "256", {"n": 1000})
+    with pytest.raises(UsageError, match=r"gather: an address computed from data \(LDG at pc 0x[0-9a-f]+\).*"
+                                         r"at pc 0x[0-9a-f]+ \(LDG\.E .*\), line 3") as err:
+        A.analyze_launch(k)
+    assert "\n" not in str(err.value)
+
+
+@needs_nvcc
+def test_a_data_dependent_predicate_is_refused(tmp_path):
+    k = kernel(tmp_path, BRANCH, "relu_count", "cdiv(n,256)", "256", {"n": 1000})
+    with pytest.raises(UsageError, match=r"a condition computed from data steers control flow or predicates an "
+                                         r"access, at pc 0x[0-9a-f]+ .*line 3"):
+        A.analyze_launch(k)
+
+
+@needs_nvcc
+def test_wrapping_32_bit_arithmetic_is_refused_not_guessed(tmp_path):
+    fine = kernel(tmp_path, WRAP, "big", "cdiv(n,256)", "256", {"n": 1000})
+    assert A.analyze_launch(fine).rows[0].requests == 32  # 1000 threads: 31 full warps and one of 8
+    # 2^22 threads: i * 1000 reaches 4.2e9 > 2^31, the register wraps inside the launch
+    huge = kernel(tmp_path, WRAP, "big", "cdiv(n,256)", "256", {"n": 1 << 22})
+    with pytest.raises(UsageError, match=r"a 32-bit value wraps around inside the launch .* not affine in "
+                                         r"blockIdx.x, at pc .*line 3"):
+        A.analyze_launch(huge)
+
+
+@needs_nvcc
+def test_an_opcode_the_engine_does_not_know_is_named(tmp_path, monkeypatch):
+    k = kernel(tmp_path, WRAP, "big", "cdiv(n,256)", "256", {"n": 1000})
+    monkeypatch.delitem(machine.DISPATCH, "STG")  # as if STG were new to the engine
+    with pytest.raises(UsageError, match=r"the engine does not know the opcode STG\.E at pc 0x[0-9a-f]+ "
+                                         r"\(STG\.E .*\), line 3: it cannot count this kernel exactly"):
+        A.analyze_launch(k)
+
+
+@needs_nvcc
+def test_the_brute_force_refuses_large_launches(tmp_path):
+    k = kernel(tmp_path, WRAP, "big", "cdiv(n,256)", "256", {"n": 1 << 26})
+    with pytest.raises(UsageError, match=r"brute force is for small launches: 262144 blocks > 65536"):
+        A.brute_force(k)
