@@ -185,6 +185,8 @@ def compare(
                                 "every claimed-exact value matches, and there was something to compare"),
     fmt: str = typer.Option("table", "--format", help="table, csv or json (integer counts, a status per row)"),
     traces_dir: Path = typer.Option(TRACES_DIR, "--traces-dir", envvar=TRACES_ENV, help=TRACES_HELP),
+    engine: str = typer.Option("sass", "--engine", help="registered kernels' predictions from their machine code "
+                               "(sass) or their hand models (model); traces of any kernel always from the cubin"),
 ):
     """Re-predict every trace and print predicted, measured and difference for each metric.
 
@@ -205,7 +207,8 @@ def compare(
             typer.echo(f"error: {e}", err=True)
             unreadable += 1
     with user_errors():
-        frame = compare_mod.compare(traces, current_sha256({t.kernel for t in traces}))
+        frame = compare_mod.compare(traces, current_sha256({t.kernel for t in traces}),
+                                    analyze=compare_mod.analyzer(engine))
     if not traces:
         typer.echo(f"no traces found under {', '.join(map(str, paths or [traces_dir]))} "
                    f"(give trace files or folders, --traces-dir, or set {TRACES_ENV})", err=True)

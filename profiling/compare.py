@@ -38,9 +38,20 @@ COLUMNS = ["kernel", "M", "N", "K", "block", "metric", "predicted", "measured", 
 
 
 def _default_analyze():
-    from warpsim.engine import analyze  # imported late: profiling must import without the engine
+    """The registered kernels' machine code (warpsim.engine.analyze_sass); imported late:
+    profiling must import without the engine."""
+    from warpsim.engine import analyze_sass
 
-    return analyze
+    return analyze_sass
+
+
+def analyzer(engine: str) -> Callable:
+    """`--engine sass` (the machine code, the default) or `model` (the hand models, the oracle)."""
+    from warpsim import engine as engines
+
+    if engine not in engines.ENGINES:
+        raise UsageError(f"--engine {engine!r}: use sass (the machine code) or model (the hand model)")
+    return engines.analyze_sass if engine == "sass" else engines.analyze
 
 
 def status(metric: str, predicted, measured, exact_claimed: bool, stale: bool) -> str:
