@@ -24,11 +24,15 @@ class Problem:
                 block: tuple[int, int] | None = None) -> "Problem":
         """Check everything about a launch that can be checked without a GPU; N and K default to M.
         The checks are warpsim's own (`warpsim.engine.prepare`), so both CLIs refuse alike."""
-        from warpsim.engine import prepare
+        from warpsim.engine import GRID_X_MAX, GRID_YZ_MAX, prepare
+        from warpsim.errors import UsageError
 
         N = M if N is None else N
         K = M if K is None else K
-        _, block, _, _ = prepare(kernel, M, N, K, block)
+        _, block, grid, _ = prepare(kernel, M, N, K, block)
+        if grid[0] > GRID_X_MAX or grid[1] > GRID_YZ_MAX:
+            raise UsageError(f"{kernel} M={M} N={N} K={K}: grid {grid[0]}x{grid[1]} exceeds CUDA's limits "
+                             f"(gridDim.x <= {GRID_X_MAX}, gridDim.y <= {GRID_YZ_MAX}); the GPU cannot launch it")
         return cls(kernel, M, N, K, tuple(block))
 
     @property

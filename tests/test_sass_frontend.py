@@ -165,3 +165,33 @@ def test_block_refusals_and_compile_errors(tmp_path):
     assert "\n" not in str(err.value)
     with pytest.raises(UsageError, match="has 3 kernels; pick one with --entry"):
         prepare(KERNELS / "transpose.cu", None, "1", "32x8", {"M": 8, "N": 8})
+
+
+@needs_nvcc
+def test_the_command_line_for_any_kernel(tmp_path):
+    import json
+    import shutil
+    import subprocess
+    import sys
+
+    def warpsim(*args):
+        return subprocess.run([sys.executable, "-m", "warpsim", *args], capture_output=True, text=True)
+
+    launch = ["--entry", "transpose_tiled<1>", "--block", "32x8", "--grid", "cdiv(N,32),cdiv(M,32)",
+              "--arg", "M=300", "--arg", "N=212", "--format", "json"]
+    from_source = warpsim("analyze", str(KERNELS / "transpose.cu"), *launch)
+    assert from_source.returncode == 0, from_source.stderr
+    doc = json.loads(from_source.stdout)
+    # rows are named after the pointer parameters and the __shared__ variable; padding (+1) makes
+    # the tile's column reads conflict-free: 30 requests' worth of wavefronts, none excessive
+    assert {(r["space"], r["array"], r["op"]) for r in doc["rows"]} == {
+        ("global", "in", "load"), ("global", "out", "store"), ("shared", "tile", "load"), ("shared", "tile", "store")}
+    tile_load = next(r for r in doc["rows"] if r["array"] == "tile" and r["op"] == "load")
+    assert tile_load["bank_conflicts"] == 0 and tile_load["wavefronts"] == tile_load["requests"]
+    cubin = tmp_path / "transpose.cubin"  # built elsewhere: the cubin alone, its source named by its line table
+    shutil.copyfile(toolchain.build_cubin(KERNELS / "transpose.cu"), cubin)
+    from_cubin = warpsim("analyze", str(cubin), *launch)
+    assert json.loads(from_cubin.stdout)["rows"] == doc["rows"]
+    several = warpsim("analyze", str(KERNELS / "transpose.cu"), "--block", "32x8", "--grid", "1", "--arg", "M=8",
+                      "--arg", "N=8")
+    assert several.returncode == 2 and several.stderr.count("\n") == 1 and "pick one with --entry" in several.stderr

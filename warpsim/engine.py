@@ -23,6 +23,8 @@ from warpsim.registry import KernelSpec, get_kernel
 from warpsim.trace import TraceKernel
 
 INT32_MAX = 2**31 - 1
+GRID_X_MAX = 2**31 - 1  # CUDA's gridDim limits
+GRID_YZ_MAX = 65535
 ROW_ORDER = {("global", "A"): 0, ("global", "B"): 1, ("global", "C"): 2, ("shared", "A"): 3, ("shared", "B"): 4}
 
 
@@ -42,6 +44,9 @@ def prepare(kernel: str, M, N, K, block=None) -> tuple[KernelSpec, tuple[int, in
     spec.check_sizes(M, N, K)
     grid = spec.grid(M, N, block)
     warnings = []
+    if grid[0] > GRID_X_MAX or grid[1] > GRID_YZ_MAX:
+        warnings.append(f"grid {grid[0]}x{grid[1]} exceeds CUDA's limits (gridDim.x <= {GRID_X_MAX}, gridDim.y <= "
+                        f"{GRID_YZ_MAX}): the real launch would fail; warpsim counts it anyway")
     largest = max(M * K, K * N, M * N)
     if largest > INT32_MAX:
         warnings.append(
