@@ -14,6 +14,10 @@ the interface below, so one model serves both.
 `k.range_cycle(name, start, stop, step, period)` is a runtime loop that also yields
 `iteration % period` (a double buffer's stage), so that stage-dependent addresses stay affine.
 Conditions combine with `&`, `|` and `~` (never `and`/`or`), since they are arrays or symbols.
+
+Limitations: a model states what the compiler emitted (widths, predication, unrolling) by hand:
+tests/test_models_match_sass.py checks it against the SASS, and the SASS engine (warpsim.sass)
+counts the machine code itself; matrices are 4-byte floats and launches two-dimensional.
 """
 
 from __future__ import annotations

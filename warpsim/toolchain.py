@@ -23,7 +23,6 @@ import os
 import re
 import shutil
 import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -140,23 +139,18 @@ def build_cubin(cu_path: Path | str, options: BuildOptions = BuildOptions(), tim
     nvcc = Path(options.nvcc) if options.nvcc else find_nvcc()
     if options.nvcc and shutil.which(options.nvcc) is None and not Path(options.nvcc).exists():
         raise UsageError(f"{options.nvcc} not found: {INSTALL}")
-    out.parent.mkdir(parents=True, exist_ok=True)
+    from warpsim.files import replacing
+
     # nvcc writes to a temporary name in the cache folder; the rename makes the cubin appear whole.
-    fd, tmp = tempfile.mkstemp(prefix=out.stem + ".", suffix=".tmp.cubin", dir=out.parent)
-    os.close(fd)
-    try:
+    with replacing(out, force=True, make_parents=True, suffix=".tmp.cubin") as tmp:
         try:
-            done = subprocess.run(nvcc_command(nvcc, cu_path, Path(tmp), options),
+            done = subprocess.run(nvcc_command(nvcc, cu_path, tmp, options),
                                   capture_output=True, text=True, timeout=timeout_s)
         except subprocess.TimeoutExpired as e:
             raise UsageError(f"nvcc did not finish compiling {cu_path.name} in {timeout_s:g} s") from e
         if done.returncode != 0:
             raise UsageError(f"nvcc failed on {cu_path.name} (exit {done.returncode}): "
                              f"{_first_error(done.stderr or done.stdout)}")
-        os.replace(tmp, out)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
     return out
 
 

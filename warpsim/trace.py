@@ -4,6 +4,10 @@ Block indices and runtime-loop counters are symbols (launch dimensions); thread 
 concrete int64 arrays over the block's threads. A runtime loop's body therefore runs once, and
 each Python-level (unrolled) repetition records its own site, as the compiler emits its own
 instruction for each unrolled copy.
+
+Limitations: only what a model declares is traced (the machine code's own front-end,
+warpsim.sass, reads what the compiler emitted); a loop name is one dimension, so a model may not
+nest a loop inside itself; block and thread indices are two-dimensional.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from warpsim.program import FLOAT, Kernel, SharedArray
+from warpsim.program import FLOAT, Dim3, Kernel, SharedArray
 from warpsim.symbolic import GHOST, Atom, Cond, Sym
 
 
@@ -45,8 +49,8 @@ class TraceKernel(Kernel):
     def __init__(self, grid: tuple[int, int], block: tuple[int, int]):
         super().__init__(grid, block)
         tid = np.arange(self.threads, dtype=np.int64)
-        self.threadIdx = _Idx(Sym(None, tid % block[0]), Sym(None, tid // block[0]))
-        self.blockIdx = _Idx(Sym({"blockIdx.x": 1}), Sym({"blockIdx.y": 1}))
+        self.threadIdx = Dim3(Sym(None, tid % block[0]), Sym(None, tid // block[0]))
+        self.blockIdx = Dim3(Sym({"blockIdx.x": 1}), Sym({"blockIdx.y": 1}))
         self._dims: list[tuple[str, int]] = [("blockIdx.x", grid[0]), ("blockIdx.y", grid[1])]
         self.sites: list[Site] = []
 
@@ -97,10 +101,3 @@ class TraceKernel(Kernel):
     def store(self, array, index, value, *, line: int, width: int = 4, where=None) -> None:
         space = "shared" if isinstance(array, SharedArray) else "global"
         self._record(space, array, "store", index, width, line, where)
-
-
-@dataclass(frozen=True)
-class _Idx:
-    x: object
-    y: object
-    z: object = 0
