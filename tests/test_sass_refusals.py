@@ -8,7 +8,7 @@ import pytest
 from test_sass_frontend import needs_nvcc
 from warpsim.errors import UsageError
 from warpsim.sass import analyze as A
-from warpsim.sass import machine
+from warpsim.sass import ops
 
 GATHER = '''extern "C" __global__ void gather(int n, const int *idx, const float *x, float *y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -64,7 +64,7 @@ def test_wrapping_32_bit_arithmetic_is_refused_not_guessed(tmp_path):
 @needs_nvcc
 def test_an_opcode_the_engine_does_not_know_is_named(tmp_path, monkeypatch):
     k = kernel(tmp_path, WRAP, "big", "cdiv(n,256)", "256", {"n": 1000})
-    monkeypatch.delitem(machine.DISPATCH, "STG")  # as if STG were new to the engine
+    monkeypatch.delitem(ops.DISPATCH, "STG")  # as if STG were new to the engine
     with pytest.raises(UsageError, match=r"the engine does not know the opcode STG\.E at pc 0x[0-9a-f]+ "
                                          r"\(STG\.E .*\), line 3: it cannot count this kernel exactly"):
         A.analyze_launch(k)
@@ -75,3 +75,55 @@ def test_the_brute_force_refuses_large_launches(tmp_path):
     k = kernel(tmp_path, WRAP, "big", "cdiv(n,256)", "256", {"n": 1 << 26})
     with pytest.raises(UsageError, match=r"brute force is for small launches: 262144 blocks > 65536"):
         A.brute_force(k)
+
+
+SQUARE = '''extern "C" __global__ void square(int n, float *y) {
+  int b = blockIdx.x;
+  y[(b * b) % 1024 * 32 + threadIdx.x] = 1.0f;   // line 3: the block index squared
+}
+'''
+
+
+@needs_nvcc
+def test_arithmetic_not_affine_in_a_block_index_is_counted_block_by_block(tmp_path):
+    # b*b is not affine in blockIdx.x, and 200 values are more than the 64 the symbolic run takes
+    # one at a time: the launch is run block by block instead, exactly, and says so. Each block is
+    # one warp storing 32 consecutive floats at a multiple of 128 B: 1 request, 4 sectors a block.
+    k = kernel(tmp_path, SQUARE, "square", "200", "32", {"n": 1})
+    seen = []
+    a = A.analyze_launch(k, progress=lambda done, total: seen.append((done, total)))
+    (row,) = a.rows
+    assert (row.array, row.op, row.requests, row.sectors, row.active_lanes) == ("y", "store", 200, 800, 200 * 32)
+    assert a.engine == "sass" and len(a.warnings) == 1
+    assert a.warnings[0].startswith("counted by running each of its 200 blocks (exact, not symbolic): a product "
+                                    "of two values that both depend on block or loop indices, at pc ")
+    assert seen and seen[-1] == (200, 200) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+    brute = A.brute_force(k)
+    assert [(r.requests, r.sectors, r.lines) for r in brute.rows] == [(row.requests, row.sectors, row.lines)]
+
+
+@needs_nvcc
+def test_a_launch_too_large_to_run_block_by_block_is_refused(tmp_path):
+    k = kernel(tmp_path, SQUARE, "square", "300", "32", {"n": 1})
+    with pytest.raises(UsageError, match=r"^square: a product of two values .* line 3; its 300 blocks are too many "
+                                         r"to run one by one \(at most 100\): warpsim cannot count this launch "
+                                         r"exactly$"):
+        A.analyze_launch(k, enumerate_blocks=100)
+
+
+@needs_nvcc
+def test_a_data_dependent_address_is_refused_even_when_small(tmp_path):
+    # running each block cannot help: the engine keeps no values in memory, so it never falls back
+    k = kernel(tmp_path, GATHER, "gather", "1", "32", {"n": 32})
+    with pytest.raises(UsageError, match=r"an address computed from data"):
+        A.analyze_launch(k)
+
+
+@needs_nvcc
+def test_a_launch_too_slow_to_run_block_by_block_is_refused_early(tmp_path):
+    # the first chunk (64 of the 200 one-warp blocks) projects the whole run past the limit
+    k = kernel(tmp_path, SQUARE, "square", "200", "32", {"n": 1})
+    with pytest.raises(UsageError, match=r"^square: a product .* line 3; running its 200 blocks one by one would "
+                                         r"take about .* s \(its first 64 took .* s; the limit is 0 s\): warpsim "
+                                         r"cannot count this launch exactly$"):
+        A.analyze_launch(k, enumerate_seconds=1e-9)

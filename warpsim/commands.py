@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import contextmanager
 
 
 def parse_size(name: str, text: str | None) -> int | None:
@@ -46,6 +47,22 @@ def table_width() -> int | None:
     return width(os.environ.get("COLUMNS"), sys.stdout.isatty())
 
 
+@contextmanager
+def block_progress():
+    """A progress bar on stderr for a launch counted block by block (a terminal only: piped
+    output and logs get none); yields the `progress(done, total)` callback or None."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("running each block"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("blocks", total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
 def is_path(kernel: str) -> bool:
     """`warpsim analyze my_kernel.cu ...`: a kernel given by its file, not a registered name."""
     return kernel.endswith((".cu", ".cubin", ".cuh"))
@@ -66,7 +83,9 @@ def run_analysis(kernel: str, M: str | None, N: str | None, K: str | None, block
                              "(and --arg NAME=VALUE for each scalar parameter)")
         if M is not None or N is not None or K is not None:
             raise UsageError("--M/--N/--K name a registered kernel's sizes; give a file's sizes as --arg M=...")
-        return analyze_launch(prepare(kernel, entry, grid, block, list(args)), by_line=by_line)
+        launch = prepare(kernel, entry, grid, block, list(args))
+        with block_progress() as progress:
+            return analyze_launch(launch, by_line=by_line, progress=progress)
     if entry is not None or grid is not None or args:
         raise UsageError(f"--entry, --grid and --arg are for a kernel given by its .cu or .cubin file; "
                          f"{kernel!r} is a registered kernel (its launch comes from --M/--N/--K)")

@@ -6,12 +6,19 @@
 
 `analyze_launch` is the fast path (any size, exact); `brute_force` runs the same machine code
 concretely for every block (the reference the fast path is tested against; small launches).
+Where the fast path cannot follow a launch symbolically (arithmetic not affine in a block index
+that takes more than MAX_PIECES values, a 32-bit value that wraps inside the launch), a launch of
+at most ENUMERATE_BLOCKS blocks is counted by the brute force instead, with a warning that says
+so and a progress callback; anything else is refused. Data-dependent addresses are refused
+either way (the engine keeps no values in memory).
 Rows are per (space, array, op): `array` is the pointer parameter's name or the `__shared__`
 variable's; `by_line` gives one row per source line, `by_pc` one per SASS instruction.
 """
 
 from __future__ import annotations
 
+import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,6 +100,12 @@ def _site(access: Access) -> Site:
 
 
 MAX_PIECES = 64
+ENUMERATE_BLOCKS = 1 << 16  # the largest launch counted block by block when the fast path cannot
+ENUMERATE_SECONDS = 120.0  # ... and the longest it may take, projected from its first blocks
+
+
+class NotSymbolic(UsageError):
+    """The fast path cannot count this launch; running every block concretely still can."""
 
 
 def trace(kernel: Kernel) -> tuple[list[Site], int]:
@@ -117,7 +130,7 @@ def trace(kernel: Kernel) -> tuple[list[Site], int]:
             start, stop = ranges[axis]
             cuts = sorted({c for c in split.cuts if start < c < stop})
             if not cuts or len(pieces) + len(cuts) + 1 > MAX_PIECES:
-                raise UsageError(f"{kernel.name}: {split}: warpsim cannot count this launch exactly") from None
+                raise NotSymbolic(f"{kernel.name}: {split}: warpsim cannot count this launch exactly") from None
             bounds = [start, *cuts, stop]
             pieces += [{**ranges, axis: (lo, hi)} for lo, hi in zip(bounds[:-1], bounds[1:])]
             continue
@@ -125,8 +138,11 @@ def trace(kernel: Kernel) -> tuple[list[Site], int]:
             # arithmetic that is not affine in a block index (a remainder of it, say) is affine in
             # the others once that index is a number: run each of its values apart, if few
             axis = _smallest_block_axis(ranges) if getattr(e, "affine", False) else None
-            if axis is None or len(pieces) + ranges[axis][1] - ranges[axis][0] > MAX_PIECES:
+            if axis is None:
                 raise UsageError(f"{kernel.name}: {e}") from None
+            if len(pieces) + ranges[axis][1] - ranges[axis][0] > MAX_PIECES:
+                refusal = UsageError if getattr(e, "wraps", False) else NotSymbolic  # an overflow stays refused
+                raise refusal(f"{kernel.name}: {e}") from None
             start, stop = ranges[axis]
             pieces += [{**ranges, axis: (v, v + 1)} for v in range(start, stop)]
             continue
@@ -173,23 +189,52 @@ def analysis(kernel: Kernel, rows: list[Row], engine: str) -> Analysis:
                     engine=engine)
 
 
-def analyze_launch(kernel: Kernel, by_line: bool = False, by_pc: bool = False) -> Analysis:
-    """Exact counts for the whole launch, without enumerating it."""
-    sites, threads = trace(kernel)
-    items = []
-    for s in sites:
-        counts = count_site(s, threads)
-        if s.space == "check":
-            if counts.get("violations"):
-                raise UsageError(f"{kernel.name}: {s.array}; warpsim cannot count this launch exactly")
-            continue
-        items.append(((s.space, s.array, s.op, s.width, s.line, s.pc, s.kind), counts))
+def analyze_launch(kernel: Kernel, by_line: bool = False, by_pc: bool = False,
+                   enumerate_blocks: int = ENUMERATE_BLOCKS, enumerate_seconds: float = ENUMERATE_SECONDS,
+                   progress=None) -> Analysis:
+    """Exact counts for the whole launch, without enumerating it; where that cannot be done
+    symbolically, by running each block (launches of at most `enumerate_blocks` blocks that its
+    first blocks project to finish within `enumerate_seconds`; `progress(done, total)` is called
+    as blocks finish)."""
+    try:
+        sites, threads = trace(kernel)
+        items = []
+        for s in sites:
+            counts = count_site(s, threads)
+            if s.space == "check":
+                if counts.get("violations"):
+                    raise NotSymbolic(f"{kernel.name}: {s.array}; warpsim cannot count this launch exactly")
+                continue
+            items.append(((s.space, s.array, s.op, s.width, s.line, s.pc, s.kind), counts))
+    except NotSymbolic as refused:
+        reason = re.sub(r"[:;] warpsim cannot count this (launch|kernel) exactly$", "",
+                        str(refused).removeprefix(f"{kernel.name}: "))
+        blocks = int(np.prod(kernel.launch.grid))
+        if blocks > enumerate_blocks:
+            raise UsageError(f"{kernel.name}: {reason}; its {blocks:,} blocks are too many to run one by one "
+                             f"(at most {enumerate_blocks:,}): warpsim cannot count this launch exactly") from None
+        try:
+            a = brute_force(kernel, by_line, by_pc, max_blocks=enumerate_blocks, progress=progress,
+                            max_seconds=enumerate_seconds)
+        except TooLong as e:
+            raise UsageError(f"{kernel.name}: {reason}; {e}: warpsim cannot count this launch exactly") from None
+        except UsageError:
+            raise refused from None
+        a.warnings.append(f"counted by running each of its {blocks:,} blocks (exact, not symbolic): {reason}")
+        a.engine = "sass"
+        return a
     return analysis(kernel, _rows(items, by_line, by_pc), "sass")
 
 
+class TooLong(UsageError):
+    """Running every block would take longer than allowed (projected from the first chunk)."""
+
+
 def brute_force(kernel: Kernel, by_line: bool = False, by_pc: bool = False, chunk_threads: int = 1 << 15,
-                max_blocks: int = 1 << 16) -> Analysis:
-    """Every block, every iteration, every thread executed concretely (the reference)."""
+                max_blocks: int = ENUMERATE_BLOCKS, progress=None, max_seconds: float | None = None) -> Analysis:
+    """Every block, every iteration, every thread executed concretely (the reference);
+    `progress(done, total)` after each chunk of blocks; `max_seconds`: refuse (TooLong) when the
+    first chunk projects the whole run past it."""
     k = kernel.launch
     gx, gy, gz = k.grid
     total = gx * gy * gz
@@ -201,6 +246,7 @@ def brute_force(kernel: Kernel, by_line: bool = False, by_pc: bool = False, chun
     threads = -(-launch.threads // 32) * 32
     per = max(1, chunk_threads // threads)
     items = []
+    start = time.perf_counter()
 
     def record(a: Access) -> None:
         if a.space == "check":
@@ -213,12 +259,20 @@ def brute_force(kernel: Kernel, by_line: bool = False, by_pc: bool = False, chun
                        np.ones(n // 32, dtype=np.int64))
         items.append(((a.space, a.array, a.op, a.width, a.ins.line or 0, a.ins.pc, a.ins.opcode), counts))
 
-    for lo in range(0, total, per):
-        m = Machine(kernel.program, launch, record, blocks=blocks[lo:lo + per])
+    # a small first chunk, so that a run too long to finish is refused after a moment
+    edges = [0, *range(max(1, per // 16), total, per), total]
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        m = Machine(kernel.program, launch, record, blocks=blocks[lo:hi])
         try:
             m.run()
         except EngineError as e:
             raise UsageError(f"{kernel.name}: {e}") from None
+        elapsed = time.perf_counter() - start
+        if max_seconds is not None and hi < total and elapsed * total / hi > max_seconds:
+            raise TooLong(f"running its {total:,} blocks one by one would take about {elapsed * total / hi:,.0f} s "
+                          f"(its first {hi:,} took {elapsed:.1f} s; the limit is {max_seconds:,.0f} s)")
+        if progress is not None:
+            progress(hi, total)
     return analysis(kernel, _rows(items, by_line, by_pc), "brute force")
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from warpsim import formula as F
-from warpsim.sass.values import Opaque, Poison, PredPack, Select, same
+from warpsim.sass.values import Opaque, Poison, Select, same
 from warpsim.symbolic import Sym
 
 UNDEFINED = Poison("read before written")

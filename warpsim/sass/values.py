@@ -42,6 +42,10 @@ class NotAffine(EngineError):
     pass
 
 
+class Wraps(NotAffine):
+    """A 32-bit value that wraps inside the launch: the kernel's own index arithmetic overflows."""
+
+
 @dataclass(frozen=True)
 class Opaque:
     origin: str = "data"  # e.g. "LDG at pc 0x240", "FFMA"
@@ -133,7 +137,7 @@ def _window(v: Sym, env: Env, low: int, what: str) -> Sym:
     lo, hi = bounds(v, env)
     k = (lo - low) // TWO32
     if hi - k * TWO32 >= low + TWO32:
-        raise NotAffine(f"a 32-bit value wraps around inside the launch ({what}: it ranges over "
+        raise Wraps(f"a 32-bit value wraps around inside the launch ({what}: it ranges over "
                         f"[{lo}, {hi}]), so it is not affine in {', '.join(sorted(v.coef))}")
     return v - k * TWO32 if k else v
 

@@ -1,0 +1,83 @@
+"""The one table of the SASS instructions the engine executes: opcode -> handler (warpsim.sass.ops_*)."""
+
+from __future__ import annotations
+
+from warpsim.sass.ops_data import (
+    DATA_GUARD_OK,
+    op_f2i,
+    op_fp,
+    op_fsetp,
+    op_hfma2,
+    op_i2f,
+    op_mufu,
+    op_opaque,
+)
+from warpsim.sass.ops_int import (
+    op_bmsk,
+    op_cs2r,
+    op_i2i,
+    op_iabs,
+    op_iadd3,
+    op_imad,
+    op_imnmx,
+    op_isetp,
+    op_ldc,
+    op_lea,
+    op_lop3,
+    op_mov,
+    op_p2r,
+    op_plop3,
+    op_prmt,
+    op_r2p,
+    op_s2r,
+    op_sel,
+    op_shf,
+    op_shfl,
+    op_shl_shr,
+    op_unary_bits,
+    op_viadd,
+    op_viaddmnmx,
+    op_vimnmx,
+    op_vote,
+)
+from warpsim.sass.ops_memory import (
+    op_atomic,
+    op_bra,
+    op_exit,
+    op_ldgsts,
+    op_ldsm,
+    op_load,
+    op_nop,
+    op_refuse,
+    op_store,
+)
+
+__all__ = ["DATA_GUARD_OK", "DISPATCH", "op_opaque"]
+
+DISPATCH = {
+    "MOV": op_mov, "UMOV": op_mov, "MOV32I": op_mov, "R2UR": op_mov, "S2R": op_s2r, "S2UR": op_s2r,
+    "CS2R": op_cs2r, "LDC": op_ldc, "ULDC": op_ldc,
+    "IADD3": op_iadd3, "UIADD3": op_iadd3, "IMAD": op_imad, "UIMAD": op_imad,
+    "LEA": op_lea, "ULEA": op_lea, "LOP3": op_lop3, "ULOP3": op_lop3,
+    "SHF": op_shf, "USHF": op_shf, "SHL": op_shl_shr, "SHR": op_shl_shr, "USHL": op_shl_shr, "USHR": op_shl_shr,
+    "ISETP": op_isetp, "UISETP": op_isetp, "PLOP3": op_plop3, "UPLOP3": op_plop3,
+    "SEL": op_sel, "USEL": op_sel, "IMNMX": op_imnmx, "VIMNMX": op_vimnmx, "VIADD": op_viadd,
+    "VIADDMNMX": op_viaddmnmx, "IABS": op_iabs, "POPC": op_unary_bits, "UPOPC": op_unary_bits,
+    "FLO": op_unary_bits, "UFLO": op_unary_bits, "BREV": op_unary_bits, "UBREV": op_unary_bits,
+    "PRMT": op_prmt, "UPRMT": op_prmt, "BMSK": op_bmsk, "UBMSK": op_bmsk, "I2I": op_i2i, "I2IP": op_opaque,
+    "P2R": op_p2r, "R2P": op_r2p, "SHFL": op_shfl, "VOTE": op_vote, "VOTEU": op_vote,
+    "FADD": op_fp, "FMUL": op_fp, "FFMA": op_fp, "FMNMX": op_opaque, "FSEL": op_sel, "FSETP": op_fsetp,
+    "MUFU": op_mufu, "I2F": op_i2f, "F2I": op_f2i, "HFMA2": op_hfma2,
+    "F2F": op_opaque, "F2FP": op_opaque, "FRND": op_opaque, "FCHK": op_opaque, "HADD2": op_opaque,
+    "HMUL2": op_opaque, "HSET2": op_opaque, "HSETP2": op_opaque, "HMNMX2": op_opaque, "DADD": op_opaque,
+    "DMUL": op_opaque, "DFMA": op_opaque, "DSETP": op_opaque, "DMNMX": op_opaque, "HMMA": op_opaque,
+    "IMMA": op_opaque, "DMMA": op_opaque, "FSWZADD": op_opaque, "IDP": op_opaque, "IDP4A": op_opaque,
+    "LDG": op_load, "LD": op_load, "LDS": op_load, "LDL": op_load, "LDSM": op_ldsm,
+    "STG": op_store, "ST": op_store, "STS": op_store, "STL": op_store, "LDGSTS": op_ldgsts,
+    "REDG": op_atomic, "RED": op_atomic, "ATOMG": op_atomic, "ATOM": op_atomic, "ATOMS": op_atomic,
+    "BRA": op_bra, "EXIT": op_exit,
+    "NOP": op_nop, "BAR": op_nop, "BSSY": op_nop, "BSYNC": op_nop, "BREAK": op_nop, "WARPSYNC": op_nop,
+    "DEPBAR": op_nop, "LDGDEPBAR": op_nop, "MEMBAR": op_nop, "FENCE": op_nop, "CCTL": op_nop, "ERRBAR": op_nop,
+    "YIELD": op_nop, "NANOSLEEP": op_nop, "ARRIVES": op_nop, "PMTRIG": op_nop,
+    "CALL": op_refuse, "RET": op_refuse, "BRX": op_refuse, "JMX": op_refuse, "JMP": op_refuse,
+}

@@ -1,0 +1,168 @@
+"""Floating-point and data instructions: computed where their inputs are constants of the
+threads alone (a parameter, nvcc's integer-division sequence), data (Opaque) otherwise.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from warpsim import formula as F
+from warpsim.sass import alu, isa
+from warpsim.sass.ops_int import _BOOL
+from warpsim.sass.values import (
+    Opaque,
+    const,
+    norm,
+)
+from warpsim.symbolic import Sym
+
+# -- floating point on constants ----------------------------------------------------------------------
+
+def _fp_inputs(m, path, ops, known):
+    vals = [m.read(path, o, known) for o in ops]
+    if all(isinstance(v, Sym) and not v.coef for v in vals):
+        return vals
+    return None
+
+
+def op_fp(m, ins, path, guard, known):
+    """FADD/FMUL/FFMA: computed when every input is a constant of the
+    threads alone, else the result is data."""
+    dst = ins.operands[0]
+    srcs = [o for o in ins.operands[1:]]
+    vals = _fp_inputs(m, path, [o for o in srcs if not isinstance(o, isa.Pred)], known)
+    if vals is None or ins.opcode not in _FP:
+        m.write(path, dst, Opaque(ins.opcode), guard)
+        return
+    m.write(path, dst, _FP[ins.opcode](m, ins, path, known, vals), guard)
+
+
+def _fneg(op, x):
+    if isinstance(op, isa.Reg) and op.abs:
+        x = np.abs(x)
+    return x
+
+
+def _fvals(ins, vals):
+    ops = [o for o in ins.operands[1:] if not isinstance(o, isa.Pred)]
+    out = []
+    for o, v in zip(ops, vals):
+        # the engine applied integer negation; undo it for floats and negate the float instead
+        raw = v
+        if isinstance(o, isa.Reg) and o.neg:
+            raw = -v
+        if isinstance(o, isa.Reg) and o.inv:
+            raw = -v - 1
+        x = alu.f32(raw)
+        if isinstance(o, isa.Reg) and o.abs:
+            x = np.abs(x)
+        if isinstance(o, isa.Reg) and o.neg:
+            x = -x
+        out.append(x.astype(np.float32))
+    return out
+
+
+_FP = {
+    "FADD": lambda m, ins, p, k, v: alu.from_f32(_fvals(ins, v)[0] + _fvals(ins, v)[1]),
+    "FMUL": lambda m, ins, p, k, v: alu.from_f32(_fvals(ins, v)[0] * _fvals(ins, v)[1]),
+    "FFMA": lambda m, ins, p, k, v: alu.from_f32(
+        (_fvals(ins, v)[0].astype(np.float64) * _fvals(ins, v)[1] + _fvals(ins, v)[2]).astype(np.float32)),
+}
+
+
+def op_mufu(m, ins, path, guard, known):
+    dst, a_op = ins.operands[:2]
+    vals = _fp_inputs(m, path, [a_op], known)
+    if vals is None or ins.mods[0] != "RCP":
+        m.write(path, dst, Opaque(f"MUFU.{ins.mods[0]}"), guard)
+        return
+    x = _fvals(ins, vals)[0]
+    with np.errstate(divide="ignore"):
+        m.write(path, dst, alu.from_f32(np.float32(1.0) / x), guard)
+
+
+def op_i2f(m, ins, path, guard, known):
+    dst, a_op = ins.operands[0], ins.operands[-1]
+    a = m.read_int(path, a_op, known)
+    mods = set(ins.mods)
+    if not (isinstance(a, Sym) and not a.coef) or "F64" in mods or "F16" in mods:
+        m.write(path, dst, Opaque("I2F"), guard)
+        return
+    rounding = next((r for r in ("RP", "RM", "RZ") if r in mods), "RN")
+    m.write(path, dst, alu.from_f32(alu.i2f(a, "U32" not in mods, rounding)), guard)
+
+
+def op_f2i(m, ins, path, guard, known):
+    dst, a_op = ins.operands[0], ins.operands[-1]
+    a = m.read(path, a_op, known)
+    mods = set(ins.mods)
+    if not (isinstance(a, Sym) and not a.coef) or "F64" in mods or "F16" in mods or "64" in mods:
+        m.write(path, dst, Opaque("F2I"), guard)
+        return
+    rounding = next((r for r in ("TRUNC", "FLOOR", "CEIL") if r in mods), "RN")
+    bits = alu.f2i(alu.f32(a), "U32" not in mods, 32, rounding)
+    m.write(path, dst, norm(const(bits)), guard)
+
+
+def op_hfma2(m, ins, path, guard, known):
+    """HFMA2(.MMA) d, a, b, c_hi, c_lo: with a and b zero (nvcc's way to put a constant in a
+    register: `HFMA2.MMA R5, -RZ, RZ, 0, 5.96e-08` is 1), the result is c's two halves exactly."""
+    ops = list(ins.operands)
+    dst, a_op, b_op = ops[0], ops[1], ops[2]
+    rest = ops[3:]
+    zero = all(isinstance(o, isa.Reg) and o.zero for o in (a_op, b_op))
+    if zero and len(rest) == 2 and all(isinstance(o, (isa.Imm, isa.FImm)) for o in rest):
+        halves = [alu.f16_bits(float(o.value) if isinstance(o, isa.Imm) else alu.fimm(o.text)) for o in rest]
+        m.write(path, dst, norm(const((halves[0] << 16) | halves[1])), guard)
+        return
+    m.write(path, dst, Opaque(ins.opcode), guard)
+
+
+def op_fsetp(m, ins, path, guard, known):
+    ops = list(ins.operands)
+    p_out, q_out = ops[0], ops[1]
+    vals = _fp_inputs(m, path, [ops[2], ops[3]], known)
+    cmp = ins.mods[0]
+    logic = next((x for x in ins.mods if x in _BOOL), "AND")
+    c_in = m.read_pred(path, ops[4], known) if len(ops) > 4 else F.TRUE
+    if vals is None:
+        m.write(path, p_out, Opaque("FSETP"), guard)
+        m.write(path, q_out, Opaque("FSETP"), guard)
+        return
+    x, y = (alu.f32(v).astype(np.float64) for v in vals)
+    table = {"LT": x < y, "LE": x <= y, "GT": x > y, "GE": x >= y, "EQ": x == y, "NE": (x != y) & ~np.isnan(x + y),
+             "NEU": x != y, "LTU": ~(x >= y), "LEU": ~(x > y), "GTU": ~(x <= y), "GEU": ~(x < y), "EQU": ~(x != y),
+             "NAN": np.isnan(x + y), "NUM": ~np.isnan(x + y), "T": np.ones_like(x, bool), "F": np.zeros_like(x, bool)}
+    c = F.Const(table[cmp])
+    m.write(path, p_out, _BOOL[logic](c, c_in), guard)
+    m.write(path, q_out, _BOOL[logic](F.f_not(c), c_in), guard)
+
+
+def op_opaque(m, ins, path, guard, known):
+    """Data only (floating point, tensor cores, conversions of data): destinations become Opaque
+    (the first operand, and the predicates right after it: ISETP's pair, IADD3's carries)."""
+    ops = list(ins.operands)
+    dests = ops[:1] + [o for o in ops[1:3] if isinstance(o, isa.Pred)][: (2 if isinstance(ops[0], isa.Pred) else 2)]
+    for o in dests:
+        if isinstance(o, isa.Reg):
+            m.write(path, o, Opaque(ins.opcode), guard)
+            for k in range(1, _dest_regs(ins)):
+                m.write(path, isa.Reg(o.file, o.index + k), Opaque(ins.opcode), guard)
+        elif isinstance(o, isa.Pred):
+            m.write(path, o, Opaque(ins.opcode), guard)
+
+
+def _dest_regs(ins) -> int:
+    """How many registers an instruction writes from its first destination on."""
+    mods = set(ins.mods)
+    if ins.opcode in ("HMMA", "IMMA", "DMMA", "HGMMA"):
+        return 4
+    if "F64" in mods or ins.opcode in ("DADD", "DMUL", "DFMA", "DMNMX"):
+        return 2
+    return 1
+
+
+# Instructions whose results are data whatever their guard: under a data predicate they make data.
+DATA_GUARD_OK = {"FADD", "FMUL", "FFMA", "FMNMX", "FSEL", "FSETP", "MUFU", "I2F", "F2I", "F2F", "F2FP", "FRND",
+                 "HFMA2", "HADD2", "HMUL2", "HSET2", "HSETP2", "HMNMX2", "DADD", "DMUL", "DFMA", "DSETP", "DMNMX",
+                 "MOV", "SEL", "IMAD", "IADD3", "LOP3", "SHF", "PRMT", "VIADD"}

@@ -1,0 +1,115 @@
+"""Memory and control instructions: each access handed to the machine's recorder; branches split
+paths, EXIT removes threads, calls and indirect branches are refused.
+"""
+
+from __future__ import annotations
+
+from warpsim import formula as F
+from warpsim.sass import isa
+from warpsim.sass.state import Path
+from warpsim.sass.values import (
+    EngineError,
+    Opaque,
+)
+
+# -- memory ------------------------------------------------------------------------------------------
+
+def _width(ins) -> int:
+    mods = set(ins.mods)
+    for suffix, w in (("128", 16), ("64", 8), ("U16", 2), ("S16", 2), ("U8", 1), ("S8", 1)):
+        if suffix in mods:
+            return w
+    return 4
+
+
+def _dest_count(width: int) -> int:
+    return max(1, width // 4)
+
+
+def op_load(m, ins, path, guard, known):
+    """LDG/LD/LDS/LDL: one access, destinations become data."""
+    space = {"LDG": "global", "LD": "generic", "LDS": "shared", "LDL": "local"}[ins.opcode]
+    dst, mem = ins.operands[0], ins.operands[1]
+    width = _width(ins)
+    address = m.address(path, mem, known)
+    m.access(ins, path, guard, space, "load", width, address)
+    if isinstance(dst, isa.Reg):
+        for k in range(_dest_count(width)):
+            m.write(path, isa.Reg(dst.file, dst.index + k), Opaque(f"{ins.opcode} at pc {ins.pc:#x}"), guard)
+
+
+def op_ldsm(m, ins, path, guard, known):
+    """LDSM.16.{M88,MT88}.{1,2,4}: lanes 8i..8i+7 give the row addresses of matrix i (16 bytes each)."""
+    dst, mem = ins.operands[0], ins.operands[1]
+    count = int(next((x for x in ins.mods if x in ("1", "2", "4")), "1"))
+    address = m.address(path, mem, known)
+    lanes = F.Const((m.linear % 32) < 8 * count)
+    m.access(ins, path, guard, "shared", "load", 16, address, lanes)
+    for k in range(count):
+        m.write(path, isa.Reg(dst.file, dst.index + k), Opaque("LDSM"), guard)
+
+
+def op_store(m, ins, path, guard, known):
+    space = {"STG": "global", "ST": "generic", "STS": "shared", "STL": "local"}[ins.opcode]
+    mem = ins.operands[0]
+    address = m.address(path, mem, known)
+    m.access(ins, path, guard, space, "store", _width(ins), address)
+
+
+def op_ldgsts(m, ins, path, guard, known):
+    """LDGSTS [shared], [global][, P]: cp.async. The trailing predicate (`!PT` in the zero-fill
+    form) says whether the global side is read; the shared side is always written."""
+    dst_mem, src_mem = ins.operands[0], ins.operands[1]
+    width = _width(ins)
+    src_ok = F.TRUE
+    if len(ins.operands) > 2 and isinstance(ins.operands[2], isa.Pred):
+        src_ok = m.read_pred(path, ins.operands[2], known)
+    if not (isinstance(src_ok, F.Const) and src_ok.all_false):
+        m.access(ins, path, guard, "global", "load", width, m.address(path, src_mem, known), src_ok)
+    # (the zero-fill form reads no global memory: the compiler need not even have set its address)
+    m.access(ins, path, guard, "shared", "store", width, m.address(path, dst_mem, known))
+
+
+def op_atomic(m, ins, path, guard, known):
+    """REDG/RED (no result), ATOMG/ATOM/ATOMS (a result register first)."""
+    ops = list(ins.operands)
+    mem_index = next(i for i, o in enumerate(ops) if isinstance(o, isa.Mem))
+    mem = ops[mem_index]
+    space = "shared" if ins.opcode == "ATOMS" else "generic" if ins.opcode in ("ATOM", "RED") else "global"
+    width = _width(ins)
+    address = m.address(path, mem, known)
+    m.access(ins, path, guard, space, "atomic", width, address)
+    for o in ops[:mem_index]:
+        if isinstance(o, isa.Reg):
+            m.write(path, o, Opaque(ins.opcode), guard)
+        elif isinstance(o, isa.Pred):
+            m.write(path, o, Opaque(ins.opcode), guard)
+
+
+# -- control -----------------------------------------------------------------------------------------
+
+def op_bra(m, ins, path, guard, known):
+    target = next(o.pc for o in ins.operands if isinstance(o, isa.Target))
+    taken = F.f_and(path.cond, guard)
+    back = target <= ins.pc
+    if isinstance(guard, F.Const) and guard.all_true:
+        return [Path(target, path.state, path.cond, back)]
+    stay = F.f_and(path.cond, F.f_not(guard))
+    out = [Path(target, path.state.copy(), taken, back)]
+    out.append(Path(ins.pc + isa.INSTRUCTION_BYTES, path.state, stay))
+    return out
+
+
+def op_exit(m, ins, path, guard, known):
+    if isinstance(guard, F.Const) and guard.all_true:
+        return []
+    return [Path(ins.pc + isa.INSTRUCTION_BYTES, path.state, F.f_and(path.cond, F.f_not(guard)))]
+
+
+def op_refuse(m, ins, path, guard, known):
+    raise EngineError(f"{ins.opcode} (a call or an indirect branch) is not supported")
+
+
+def op_nop(m, ins, path, guard, known):
+    """Barriers, fences, convergence markers and hints: no address, no state the engine keeps."""
+    return None
