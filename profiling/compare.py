@@ -118,7 +118,9 @@ def compare(traces: Iterable[Trace], current_sha256: Mapping[str, str],
             try:
                 rows += [row(*r) for r in _per_array_rows(trace, analysis)]
             except UsageError as e:
-                notes.append(f"{where}: per-array rows left out: {e}")
+                why = ("its kernel source changed since it was measured, so the lines its instructions "
+                       "were measured at are not the source's any more" if stale else str(e))
+                notes.append(f"{where}: per-array rows left out: {why}")
     frame = pd.DataFrame(rows, columns=COLUMNS)
     for column in ("predicted", "measured", "diff"):
         frame[column] = frame[column].astype("float64")

@@ -107,7 +107,7 @@ def per_array(instructions: pd.DataFrame, mapping: dict[tuple[int, str, str, int
     unknown = [k for k in keys if k not in mapping]
     if unknown:
         line, space, op, width = unknown[0]
-        raise UsageError(f"the SASS has a {width}-byte {space} {op} at line {line} that the model does not have; "
-                         "the model no longer mirrors the kernel")
+        raise UsageError(f"the SASS has a {width}-byte {space} {op} at line {line} that the prediction does not "
+                         "have there; the model no longer mirrors the kernel")
     frame = instructions.assign(array=[mapping[k] for k in keys])
     return frame.groupby(["space", "array", "op"], as_index=False)[list(SOURCE_COLUMNS)].sum()

@@ -61,13 +61,23 @@ def test_no_import_circle_but_the_known_one():
     assert "profiling.record" not in graph["profiling.compare"]  # compare <-> record is gone
 
 
-def test_compare_traces_each_launch_once(monkeypatch):
+@pytest.mark.parametrize("which", ["model", "sass"])
+def test_compare_traces_each_launch_once(monkeypatch, which):
+    # One trace with aggregate and per-instruction rows: both come from one analysis of its launch,
+    # whichever engine predicts it (the hand model's trace step, or the machine code's replay).
     traced = []
-    real = engine._traced
-    monkeypatch.setattr(engine, "_traced", lambda *a: traced.append(a[1:4]) or real(*a))
+    if which == "model":
+        real = engine._traced
+        monkeypatch.setattr(engine, "_traced", lambda *a: traced.append(a[1:4]) or real(*a))
+    else:
+        from warpsim.sass import analyze as sass_analyze
+
+        real = sass_analyze.analyze_launch
+        monkeypatch.setattr(sass_analyze, "analyze_launch",
+                            lambda k, **kw: traced.append(tuple(k.launch.scalars[n] for n in "MNK")) or real(k, **kw))
     trace = load_trace(TRACES_DIR / "smem" / "smem_M1000_N1030_K999_b32x32.json")
     assert trace.per_instruction  # aggregate and per-array rows, from the one analysis
-    frame = compare.compare([trace], current_sha256(["smem"]))
+    frame = compare.compare([trace], current_sha256(["smem"]), analyze=compare.analyzer(which))
     assert traced == [(1000, 1030, 999)]
     assert compare.summary(frame) == (len(compare.checked(frame)),) * 2
     assert frame["metric"].str.contains(r"\(shared\)").any()
