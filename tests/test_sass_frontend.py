@@ -91,6 +91,19 @@ def test_parameters_and_shared_variables_from_the_cubin():
 
 
 @needs_nvcc
+@pytest.mark.parametrize("name", ["smem.cu", "transpose.cu", "gemm_cp_async.cu", "wmma.cu"])
+def test_the_cached_cubin_facts_are_the_elf_s(name, tmp_path, monkeypatch):
+    # a cached run reads the facts from the cache, not the ELF: they must be the same facts
+    from warpsim.sass import cubin as C
+
+    path = toolchain.build_cubin(KERNELS / name)
+    monkeypatch.setenv("WARPSIM_CACHE", str(tmp_path))
+    first = read_cubin(path)  # reads the ELF and fills the cache
+    assert list((tmp_path / C.CACHE_KIND).glob("*.json"))
+    assert read_cubin(path) == first == C._read_elf(path)  # from the cache, and from the ELF again
+
+
+@needs_nvcc
 def test_entries_by_the_name_in_the_source_or_mangled():
     cubin = read_cubin(toolchain.build_cubin(KERNELS / "transpose.cu"))
     tiled = cubin.entry("transpose_tiled<1>")

@@ -161,6 +161,28 @@ def _run_tool(name: str, args: list[str], cubin: Path | str) -> str:
     return done.stdout
 
 
+def cached_json(source: Path | str, kind: str, make):
+    """`make()`'s JSON document for a file, cached under the cache folder by the file's content
+    (`KIND/SHA.json`): disassembly and cubin facts are read once per build, not once per run. An
+    unreadable cache entry is made again; a read-only cache folder just makes it every time."""
+    digest = hashlib.sha256(Path(source).read_bytes()).hexdigest()[:24]
+    cache = default_cache_dir() / kind / f"{digest}.json"
+    if cache.is_file():
+        try:
+            return json.loads(cache.read_text())
+        except (OSError, json.JSONDecodeError):
+            pass
+    doc = make()
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(doc))
+        tmp.replace(cache)
+    except OSError:
+        pass
+    return doc
+
+
 def disassemble(cubin: Path | str) -> str:
     """nvdisasm's text listing of the cubin's code, each run of instructions under its source line."""
     return _run_tool("nvdisasm", ["--print-line-info", "--print-code"], cubin)

@@ -25,7 +25,7 @@ named by offset.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from warpsim.errors import UsageError
@@ -191,12 +191,41 @@ def shared_layout(variables: list[SharedVar], section_bytes: int) -> tuple[Share
     return tuple(placed)
 
 
+CACHE_KIND = "cubin-info-1"  # the cache folder of read_cubin's facts; a new layout, a new name
+
+
 def read_cubin(path: Path | str) -> Cubin:
-    """Every entry point of a cubin; a UsageError when the file is not a CUDA ELF."""
+    """Every entry point of a cubin; a UsageError when the file is not a CUDA ELF. Read once per
+    build: the facts are cached by the cubin's content (toolchain.cached_json), so a cached run
+    does not import the ELF reader."""
+    from warpsim import toolchain
+
+    path = Path(path)
+    try:
+        doc = toolchain.cached_json(path, CACHE_KIND, lambda: _to_json(_read_elf(path)))
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror}") from e
+    return _from_json(path, doc)
+
+
+def _to_json(cubin: Cubin) -> dict:
+    return {"ptx": cubin.ptx, "functions": [asdict(f) for f in cubin.functions.values()]}
+
+
+def _from_json(path: Path, doc: dict) -> Cubin:
+    functions = {}
+    for f in doc["functions"]:
+        functions[f["name"]] = Function(**{
+            **f, "params": tuple(Param(**p) for p in f["params"]),
+            "shared_vars": tuple(SharedVar(**v) for v in f["shared_vars"]),
+            "ptx_param_types": tuple(f["ptx_param_types"])})
+    return Cubin(path, functions, doc["ptx"])
+
+
+def _read_elf(path: Path) -> Cubin:
     from elftools.common.exceptions import ELFError
     from elftools.elf.elffile import ELFFile
 
-    path = Path(path)
     try:
         with open(path, "rb") as f:
             elf = ELFFile(f)

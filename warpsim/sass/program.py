@@ -12,9 +12,6 @@ here; a loop entered other than through its header (irreducible flow) is refused
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -101,23 +98,8 @@ def _natural_loops(successors: dict[int, tuple[int, ...]]) -> dict[int, Loop]:
 
 
 def _listing(cubin: Path) -> list:
-    """nvdisasm's JSON of a cubin, cached by the cubin's sha256 (toolchain.default_cache_dir())."""
-    digest = hashlib.sha256(cubin.read_bytes()).hexdigest()[:24]
-    cache = toolchain.default_cache_dir() / "listing" / f"{digest}.json"
-    if cache.is_file():
-        try:
-            return json.loads(cache.read_text())
-        except (OSError, json.JSONDecodeError):
-            pass
-    doc = toolchain.disassemble_json(cubin)
-    try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(doc))
-        tmp.replace(cache)
-    except OSError:
-        pass  # a read-only cache folder: disassemble again next time
-    return doc
+    """nvdisasm's JSON of a cubin, cached by the cubin's content (toolchain.cached_json)."""
+    return toolchain.cached_json(cubin, "listing", lambda: toolchain.disassemble_json(cubin))
 
 
 def load(cubin_path: Path | str, entry: str) -> Program:
