@@ -25,6 +25,7 @@ import typer
 
 from profiling import bench as bench_mod
 from profiling import compare as compare_mod
+from profiling.metrics import CACHE_BY_NAME
 from profiling import report
 from profiling.ncu import NcuOptions
 from profiling.problem import Problem
@@ -181,15 +182,21 @@ def batch(
 @app.command()
 def compare(
     paths: Optional[List[Path]] = typer.Argument(None, help="trace files or folders (default: all of --traces-dir)"),
-    strict: bool = typer.Option(False, "--strict", help="exit 1 unless every trace is current and predicted and "
-                                "every claimed-exact value matches, and there was something to compare"),
+    strict: bool = typer.Option(False, "--strict", help="exit 1 unless every trace is current and predicted, "
+                                "every claimed-exact value matches, every cache figure lies within its tolerance, "
+                                "and there was something to compare"),
     fmt: str = typer.Option("table", "--format", help="table, csv or json (integer counts, a status per row)"),
     traces_dir: Path = typer.Option(TRACES_DIR, "--traces-dir", envvar=TRACES_ENV, help=TRACES_HELP),
+    caches: bool = typer.Option(False, "--caches", help="also predict L1 hits, L2 and DRAM traffic "
+                                "(warpsim.caches, about a second a trace), each within its stated tolerance"),
 ):
     """Re-predict every trace and print predicted, measured and difference for each metric.
 
-    A trace file that cannot be read is reported and the rest are compared; the exit status is
-    then 2. A stale trace (its kernel's source changed since) is re-predicted and flagged."""
+    With --caches, the cache figures (L1 hits, L2 sectors, DRAM bytes) are predictions within
+    tolerances, a class of their own: their status gives the relative error and the bound
+    (`within 10%: -2.2%`, `OUTSIDE 15%: +15.6%`), and --strict fails on one outside it. A trace file that
+    cannot be read is reported and the rest are compared; the exit status is then 2. A stale
+    trace (its kernel's source changed since) is re-predicted and flagged."""
     with user_errors():
         if fmt not in FORMATS:
             raise UsageError(f"--format {fmt!r}: use one of {', '.join(FORMATS)}")
@@ -205,7 +212,7 @@ def compare(
             typer.echo(f"error: {e}", err=True)
             unreadable += 1
     with user_errors():
-        frame = compare_mod.compare(traces, current_sha256({t.kernel for t in traces}))
+        frame = compare_mod.compare(traces, current_sha256({t.kernel for t in traces}), caches=caches)
     if not traces:
         typer.echo(f"no traces found under {', '.join(map(str, paths or [traces_dir]))} "
                    f"(give trace files or folders, --traces-dir, or set {TRACES_ENV})", err=True)
@@ -225,11 +232,19 @@ def compare(
     if stale:
         s_exact, s_claimed = compare_mod.stale_summary(frame)
         line += f"; {len(stale)} stale, {s_exact}/{s_claimed} of their claimed values match"
+    within, tolerated = compare_mod.tolerance_summary(frame)
+    if tolerated:
+        line += f"; {within}/{tolerated} cache figures within their tolerance"
+    for metric, inside, n, median, worst, where in compare_mod.error_distribution(frame):
+        claim = f"{inside}/{n} within tolerance" if CACHE_BY_NAME[metric].tolerance else f"{n} predicted, not claimed"
+        typer.echo(f"caches: {metric}: {claim}; |relative error| median {median:.1%}, worst {worst:.1%} "
+                   f"({Path(where).name})", err=fmt != "table")
     if traces:
         typer.echo(line + ")", err=fmt != "table")
     if strict:
         problems = [f"{n} {what}" for n, what in (
             (len(compare_mod.failures(frame)), "claimed-exact values differ"),
+            (len(compare_mod.tolerance_failures(frame)), "cache figures lie outside their tolerance"),
             (len(stale), "traces are stale"),
             (len(frame.attrs["notes"]), "traces or parts of traces could not be predicted"),
             (unreadable, "trace files could not be read")) if n]

@@ -80,14 +80,16 @@ def miss_probability(distance: np.ndarray | float, capacity: float, width: float
     return 1.0 / (1.0 + np.exp(-(np.asarray(distance, dtype=float) - capacity) / width))
 
 
-def stack_distances(ev, sector: int = 32, bucket: float = 1 << 20, horizon: float = 1 << 28):
+def stack_distances(ev, limit: float, sector: int = 32, bucket: float = 1 << 20):
     """Per event: the bytes of distinct other tiles used since the tile's last use (its LRU
-    stack distance; inf at a tile's first use, or past `horizon`), and whether it is the first
-    event of its (tile, time) group (the others use the same fetch). At the end, per tile still
-    dirty: (its last event, its stack distance then). A tile keeps the size of its first use.
+    stack distance; inf at a tile's first use, and once it exceeds `limit`, past which every
+    re-use misses), and whether it is the first event of its (tile, time) group (the others use
+    the same fetch). At the end, per tile still dirty: (its last event, its stack distance then).
+    A tile keeps the size of its first use.
 
     The LRU stack is kept in buckets of about `bucket` bytes (a tile's distance is the bytes in
-    the buckets newer than its own), so each use costs one pass over the live buckets."""
+    the buckets newer than its own), so a use costs a sum over the newest buckets, as many as
+    `limit` needs."""
     n = len(ev.time)
     distance = np.full(n, np.inf)
     leader = np.zeros(n, dtype=bool)
@@ -96,10 +98,16 @@ def stack_distances(ev, sector: int = 32, bucket: float = 1 << 20, horizon: floa
     where: dict = {}  # tile -> bucket index
     size_of: dict = {}
     buckets: list[float] = [0.0]
-    first_live = 0
-    live_bytes = 0.0
-    last_use: dict = {}
+    reach = int(4 * limit // bucket) + 2  # newest buckets summed before a distance counts as past limit
     dirty: dict = {}  # tile -> event of its last write
+
+    def depth(b: int) -> float:
+        newer = buckets[max(b + 1, len(buckets) - reach):]
+        d = sum(newer)
+        if b + 1 < len(buckets) - reach and d < limit:
+            d = sum(buckets[b + 1:])
+        return d if d < limit else np.inf
+
     previous = None
     for i in range(n):
         t = tiles[i]
@@ -111,27 +119,17 @@ def stack_distances(ev, sector: int = 32, bucket: float = 1 << 20, horizon: floa
         previous = key
         leader[i] = True
         b = where.get(t)
-        size = sizes[i]
-        if b is not None and b >= first_live:
-            distance[i] = sum(buckets[b + 1:]) if b + 1 < len(buckets) else 0.0
+        if b is not None:
+            distance[i] = depth(b)
             buckets[b] -= size_of[t]
-            live_bytes -= size_of[t]
         if buckets[-1] >= bucket:
             buckets.append(0.0)
         where[t] = len(buckets) - 1
-        size_of[t] = size
-        buckets[-1] += size
-        live_bytes += size
-        last_use[t] = i
+        size_of[t] = sizes[i] if b is None else size_of[t]
+        buckets[-1] += size_of[t]
         if writes[i]:
             dirty[t] = i
-        while live_bytes - buckets[first_live] > horizon and first_live < len(buckets) - 1:
-            live_bytes -= buckets[first_live]
-            first_live += 1
-    ends = []
-    for t, i in dirty.items():
-        b = where[t]
-        ends.append((i, sum(buckets[b + 1:]) if b >= first_live else np.inf))
+    ends = [(i, depth(where[t])) for t, i in dirty.items()]
     return distance, leader, ends
 
 
@@ -142,7 +140,7 @@ def cache(ev, capacity: float, width: float, sector: int = 32) -> tuple[np.ndarr
     `miss_probability` of its stack distance; a dirty tile is written back when it is evicted,
     which is charged to the write (DRAM writes during the kernel: what is still in L2 at its
     end is not counted, as ncu does not count it)."""
-    distance, leader, ends = stack_distances(ev, sector)
+    distance, leader, ends = stack_distances(ev, capacity + 12 * width, sector)
     p = np.where(np.isinf(distance), 1.0, miss_probability(np.where(np.isinf(distance), 0, distance), capacity, width))
     p = np.where(leader, p, 0.0)
     read = np.where(ev.reads, p * ev.size * sector, 0.0)

@@ -52,7 +52,14 @@ class CachePrediction:
     rows: list[CacheRow]
     residency: Residency
     dispatch: str  # waves | staggered
+    footprint_bytes: int | None = None  # the launch's arrays (buffers), bytes
+    l2_bytes: int = 0  # the L2's size: the arrays fit when footprint_bytes <= l2_bytes
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def fits(self) -> bool | None:
+        """Whether the launch's arrays fit in L2 together (None: unknown)."""
+        return None if self.footprint_bytes is None else self.footprint_bytes <= self.l2_bytes
 
     @property
     def total(self) -> CacheRow:
@@ -73,6 +80,7 @@ class CachePrediction:
     def as_dict(self) -> dict:
         res = self.residency
         return {"blocks_per_sm": res.blocks_per_sm, "l1_bytes": res.l1_bytes, "dispatch": self.dispatch,
+                "footprint_bytes": self.footprint_bytes, "fits_in_l2": self.fits,
                 "rows": [r.as_dict() for r in self.rows], "total": self.total.as_dict()}
 
 
@@ -112,7 +120,7 @@ def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePred
     for r in rows.values():
         for f in FIELDS:
             setattr(r, f, int(round(getattr(r, f))))
-    return CachePrediction(program.name, list(rows.values()), res, mode)
+    return CachePrediction(program.name, list(rows.values()), res, mode, program.footprint_bytes, hw.l2)
 
 
 def _fit_footprint(ev, exact: dict | None) -> None:

@@ -57,6 +57,7 @@ class Program:
     registers: int  # per thread
     shared_bytes: int  # per block (static and dynamic)
     synchronized: bool = False  # a loop of the kernel holds a barrier (__syncthreads: BAR in the SASS)
+    footprint_bytes: int | None = None  # bytes of the launch's arrays (None: a buffer's size is not declared)
 
     @property
     def blocks(self) -> int:
@@ -85,7 +86,7 @@ def from_model(kernel: str, M: int, N: int, K: int, block=None) -> Program:
     accesses = tuple(Access(s, i, base[s.array], tuple((0, n) for n in grid), _allocates(s))
                      for i, s in enumerate(k.sites) if s.space == "global")
     return Program(kernel, grid, (k.blockDim.x, k.blockDim.y, 1), k.threads, accesses, function.registers,
-                   function.shared_bytes, barrier_in_loop(machine.program))
+                   function.shared_bytes, barrier_in_loop(machine.program), 4 * (M * K + K * N + M * N))
 
 
 def from_machine_code(kernel) -> Program:
@@ -99,8 +100,11 @@ def from_machine_code(kernel) -> Program:
         mods = by_pc[s.pc].mods if s.pc in by_pc else ()
         accesses.append(Access(s, i, 0, tuple(ranges[a] for a in "xyz"), _allocates(s, mods)))
     function = kernel.program.function
+    buffers = kernel.launch.launch(function.shared_vars).buffers
+    sizes = [b.nbytes for b in buffers]
+    footprint = sum(sizes) if sizes and None not in sizes else None
     return Program(kernel.name, tuple(kernel.launch.grid), tuple(kernel.launch.block), threads, tuple(accesses),
-                   function.registers, function.shared_bytes, barrier_in_loop(kernel.program))
+                   function.registers, function.shared_bytes, barrier_in_loop(kernel.program), footprint)
 
 
 def barrier_in_loop(program) -> bool:

@@ -132,8 +132,8 @@ def events(program, res: Residency, mode: str, fetched: np.ndarray, distinct: np
                   cat["array"][order].astype(np.int64), arrays)
 
 
-LIVE_LANES = 1 << 24  # lane evaluations spent finding which chunks a block runs
-POINTS = 8  # iterations of a chunk sampled
+LIVE_LANES = 1 << 22  # lane evaluations spent finding which chunks a block runs
+POINTS = 4  # iterations of a chunk sampled
 
 
 def _live_chunks(program, access, blk, bx, by, bz, lead, first, length) -> np.ndarray | None:
