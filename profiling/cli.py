@@ -293,9 +293,24 @@ def plot(
                                     help=f"traces to compare, all under it {TRACES_DEFAULT}"),
     bench: Optional[Path] = typer.Option(None, "--bench", help="bench table (default: "
                                          "<traces-dir>/bench/bench_M4096_N4096_K4096.json)"),
+    caches: bool = typer.Option(False, "--caches", help="draw instead, per kernel at --size, the bytes its loads "
+                                "request, L1 reads from L2 and DRAM delivers, predicted beside measured"),
+    size: int = typer.Option(4096, "--size", help="with --caches: the traces' M = N = K"),
 ):
     """One picture, two panels: predicted vs measured for every trace (left), the H200 roofline
-    with each benched kernel at its measured GFLOP/s and FLOP per DRAM byte (right)."""
+    with each benched kernel at its measured GFLOP/s and FLOP per DRAM byte (right). With
+    --caches: the cache picture (where each kernel's load bytes go) instead."""
+    if caches:
+        with user_errors():
+            from profiling.plot_caches import plot_caches
+
+            traces = [load_trace(path) for path in find_trace_files(None, traces_dir)]
+            written, bars, sentence = plot_caches(traces, current_sha256({t.kernel for t in traces}), out, force,
+                                                  (size, size, size))
+        typer.echo(f"wrote {written}: {len(bars)} kernels at {size}^3")
+        if sentence:
+            typer.echo(sentence)
+        return
     with user_errors():
         from profiling import plot as plot_mod
         from warpsim.files import FIGURE_FORMATS, check_out

@@ -31,7 +31,7 @@ class Hierarchy:
     l2: int  # bytes
     l2_effective: int  # bytes: the stack distance at which half of the L2's re-uses miss (docs/CACHES.md)
     l2_softness: int  # bytes: how gradually re-uses start to miss around l2_effective
-    l1_ways: int  # the model's associativity for L1 (sets are hashed)
+    l1_ways: int  # the model's associativity for L1, sets hashed (unpublished; no trace shows conflict misses)
     max_threads_per_sm: int
     max_blocks_per_sm: int
     registers_per_sm: int

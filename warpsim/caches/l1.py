@@ -33,17 +33,19 @@ import numpy as np
 
 from warpsim.caches.hardware import H200, Hierarchy
 from warpsim.caches.lru import sectors, simulate
-from warpsim.caches.residency import Residency, co_resident
+from warpsim.caches.residency import FIRST_WAVE_GAPS, LATER_GAPS, Residency, co_resident
 from warpsim.caches.stream import Window, sample_records
 
 SAMPLES = 4  # SMs replayed (more where pieces of the launch need them)
 BUDGET = 200_000  # warp-request lines replayed, about: what the window of iterations is chosen for
 
 
-def group_of(block: int, res: Residency, blocks: int) -> list[int]:
-    """The blocks resident with `block` on its SM, in its wave."""
+def group_of(block: int, res: Residency, blocks: int, k: int = 0) -> list[int]:
+    """The blocks resident with `block` on its SM (the k-th sample: which of the gaps measured
+    between co-resident blocks it takes, residency.FIRST_WAVE_GAPS or LATER_GAPS)."""
     wave_first = (block // res.slots) * res.slots
-    return co_resident(wave_first + (block - wave_first) % res.sms, res, blocks)
+    gaps = FIRST_WAVE_GAPS if wave_first == 0 else LATER_GAPS
+    return co_resident(wave_first + (block - wave_first) % res.sms, res, blocks, gaps[k % len(gaps)])
 
 
 def sample_groups(program, res: Residency, samples: int = SAMPLES) -> list[list[int]]:
@@ -51,8 +53,8 @@ def sample_groups(program, res: Residency, samples: int = SAMPLES) -> list[list[
     last included), and one more for every piece of the launch (machine code splits a launch at
     edges) that none of those holds, so that every access is replayed."""
     blocks = program.blocks
-    picks = {round(k * (blocks - 1) / max(1, samples - 1)) for k in range(samples)}
-    groups = {tuple(group_of(b, res, blocks)) for b in picks}
+    picks = dict.fromkeys(round(k * (blocks - 1) / max(1, samples - 1)) for k in range(samples))
+    groups = {tuple(group_of(b, res, blocks, k)) for k, b in enumerate(picks)}
     gx, gy, _ = program.grid
 
     def covered(ranges) -> bool:

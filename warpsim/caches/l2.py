@@ -1,5 +1,5 @@
-"""L2 and DRAM: the tiles every block asks for, in time, through the L2 request coalescer and a
-60 MiB LRU.
+"""L2 and DRAM: the tiles every block asks for, in time, through the L2 request coalescer and an
+LRU whose capacity is soft.
 
 Two things happen to a tile that L1s ask for (warpsim.caches.tiles):
 
@@ -8,27 +8,34 @@ Two things happen to a tile that L1s ask for (warpsim.caches.tiles):
    the crossbar and the L2 slices: read requests of several SMs for one sector that meet there
    become one L2 request. `lts__t_sectors_srcunit_tex_op_read` counts what is left. Blocks of
    the launch's first wave start together and run alike, so the k blocks asking for one tile
-   at one step make `FIRST_WAVE` requests (at most k); in later waves blocks start one after
-   another, a requests' window `LATER_WINDOW` block indices wide, so k blocks spanning s block
-   indices make 1 + s / LATER_WINDOW (at most k).
-2. Caching. The L2 keeps tiles, least recently used first out, up to its capacity; a tile not
-   there is read from DRAM (its distinct sectors), a stored tile is dirty and written to DRAM
-   when it is evicted (what is still dirty when the kernel ends stays in L2: ncu's DRAM writes
-   of the kernel do not see it).
+   at one step make min(k, FIRST_WAVE x blocks per SM) requests (more blocks on an SM spread
+   its requests out); in later waves, where blocks start one after another, LATER_SHARE of the
+   k - 1 repeated requests coalesce.
+2. Caching. The L2 keeps tiles in least-recently-used order; a tile re-used after d bytes of
+   other tiles (its stack distance) misses with a chance that rises from 0 to 1 around the
+   effective capacity (hardware.l2_effective, 36 MiB, over l2_softness, 2 MiB): a miss, and a
+   tile's first use, read it from DRAM (its distinct sectors); a stored tile is dirty and is
+   written to DRAM when evicted (what is still dirty when the kernel ends stays in L2: ncu's
+   DRAM writes of the kernel do not see it).
 
 Supported by: (1) blocktile2d, vectorized and warptile at 2048x1024x4096 (128 blocks, one
 wave): no block re-reads a sector (L1 hits are C's re-reads alone), yet L2 read sectors are
 0.43, 0.42 and 0.70 of L1's missed sectors: each A and B sector (8 and 16 blocks read it) is
-read from L2 4.5, 4.5 and 7.4 times; smem at 2048x1024x4096 and 4096^3 (7.75 and 62 waves), in
-whose later waves 32% and 9% of the A sectors every block row shares coalesce, a window of 1.5
-and 1.1 block indices. (2) DRAM reads equal the matrices once (within 1%) when they fit; at
-4096^3 naive re-reads B once per block row (8.52 GB = 127 x 67 MB: its staggered slots put the
-next reader of a B column half a block later, after 63 MB of other tiles), coalesced once per
-two (4.33 GB: in waves, b and b + 128 share a wave for half the blocks).
+read from L2 4.5, 4.5 and 7.4 times; in launches of many waves L2 reads are 0.94-0.99 of the
+misses (smem, naive, coalesced at 4096^3). FIRST_WAVE and LATER_SHARE are the pair that puts
+the most L2 read sectors of the 121 traces within 10% (73; 65-72 for 4, 7 and 0, 0.08).
+(2) DRAM reads equal the matrices once (within 1%) when they fit; at 4096^3 naive re-reads B
+once per block row (8.52 GB = 127 x 67 MB: its staggered slots put the next reader of a B
+column half a block later, after 63 MB of other tiles), coalesced once per two (4.33 GB: in
+waves, b and b + 128 share a wave for half the blocks); at 3072^3, 1.8x the L2, the ladder
+reads 1.4-8.4x its matrices, which a hard 60 MiB LRU predicts as 1.0x (no re-read's distance
+reaches 60 MiB): 36 MiB over 2 MiB is the pair that puts the most DRAM reads of the 2560^3,
+3072^3, 4096^3 and fitting launches within 15% (47 of 59; 44-46 for 34-40 MiB, 2-3 MiB), about
+the 30 MiB of one of the L2's two partitions.
 
-Limitations: the L2 is one fully associative LRU (its two partitions, its hashing and its
-replacement policy are not modelled); tiles are the granularity of eviction; timing within a
-wave is not modelled beyond the two rules of (1), each fitted to the launches named above.
+Limitations: the L2 is one LRU over tiles (its two partitions, hashing and replacement policy
+are stood for by the soft capacity); tiles are the granularity of eviction; the coalescer's
+timing is two constants fitted to the launches named above, not a model of its window.
 """
 
 from __future__ import annotations
@@ -39,9 +46,6 @@ import numpy as np
 
 FIRST_WAVE = 5.0  # L2 requests per tile step among the first wave's blocks (at most one per block)
 LATER_SHARE = 0.04  # share of a later wave's repeated requests for one tile step that coalesce
-
-
-KNOBS: dict = {}
 
 
 @dataclass
@@ -154,7 +158,7 @@ def cache(ev, capacity: float, width: float, sector: int = 32) -> tuple[np.ndarr
 def simulate(ev, capacity_bytes: int, width: float, per_sm: int) -> L2Result:
     """`per_sm`: blocks resident on one SM in the launch's first wave."""
     read, write, missed = cache(ev, capacity_bytes, width)
-    share = coalesced_requests(ev, per_sm, **KNOBS)
+    share = coalesced_requests(ev, per_sm)
     k = len(ev.arrays)
     l2_read = np.bincount(ev.array, weights=ev.fetched * share, minlength=k)
     return L2Result(ev.arrays, l2_read, np.bincount(ev.array, weights=read, minlength=k),

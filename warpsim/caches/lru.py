@@ -25,13 +25,11 @@ def set_index(line: np.ndarray, sets: int) -> np.ndarray:
     return (h % np.uint64(sets)).astype(np.int64)
 
 
-def simulate(line: np.ndarray, mask: np.ndarray, lines: int, ways: int, group: np.ndarray | None = None,
-             dirty: np.ndarray | None = None) -> dict[str, np.ndarray]:
+def simulate(line: np.ndarray, mask: np.ndarray, lines: int, ways: int,
+             group: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """Replay the accesses in stream order through caches of `lines` lines each (one per group).
 
-    Returns per access: `hit` (the sectors found, a 4-bit mask), and, when `dirty` marks
-    accesses that write (bits of the sectors written), `evicted_dirty`: the dirty sectors of the
-    line this access evicted (written back to the next level)."""
+    Returns per access: `hit`, the sectors found (a 4-bit mask)."""
     n = len(line)
     sets = max(1, lines // ways)
     ways = max(1, min(ways, lines))
@@ -48,10 +46,8 @@ def simulate(line: np.ndarray, mask: np.ndarray, lines: int, ways: int, group: n
     bounds = np.concatenate(([0], np.cumsum(np.bincount(rank, minlength=1))))
     tags = np.full((total_sets, ways), -1, dtype=np.int64)
     valid = np.zeros((total_sets, ways), dtype=np.uint8)
-    dirt = np.zeros((total_sets, ways), dtype=np.uint8)
     age = np.zeros((total_sets, ways), dtype=np.int64)
     hit = np.zeros(n, dtype=np.uint8)
-    evicted = np.zeros(n, dtype=np.uint8) if dirty is not None else None
     for r in range(len(bounds) - 1):
         idx = by_round[bounds[r]:bounds[r + 1]]
         si, li, mi = s[idx], line[idx], mask[idx]
@@ -61,16 +57,9 @@ def simulate(line: np.ndarray, mask: np.ndarray, lines: int, ways: int, group: n
         held = np.where(present, valid[si, way], 0).astype(np.uint8)
         hit[idx] = held & mi
         valid[si, way] = held | mi
-        if dirty is not None:
-            old = dirt[si, way]
-            evicted[idx] = np.where(present, 0, old)
-            dirt[si, way] = np.where(present, old, 0) | dirty[idx]
         tags[si, way] = li
         age[si, way] = r + 1
-    out = {"hit": hit}
-    if evicted is not None:
-        out["evicted_dirty"] = evicted
-    return out
+    return {"hit": hit}
 
 
 POPCOUNT = np.array([bin(i).count("1") for i in range(16)], dtype=np.int64)

@@ -69,14 +69,6 @@ class CachePrediction:
                 setattr(t, f, getattr(t, f) + getattr(r, f))
         return t
 
-    def row(self, array: str) -> CacheRow:
-        if array == "total":
-            return self.total
-        for r in self.rows:
-            if r.array == array:
-                return r
-        raise KeyError(array)
-
     def as_dict(self) -> dict:
         res = self.residency
         return {"blocks_per_sm": res.blocks_per_sm, "l1_bytes": res.l1_bytes, "dispatch": self.dispatch,

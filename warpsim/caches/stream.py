@@ -13,8 +13,8 @@ loop, the first iterations of a long one, as many as a budget of replayed lines 
 
 Limitations: warps of a block, and the blocks sharing an SM, are interleaved in lockstep at each
 access (a warp's accesses in order, the SM's warps one after another at each access); real warps
-drift apart, which the L1 model tolerates because it counts a re-touch before the data returned
-as a hit (warpsim.caches.lru).
+drift apart, which the L1 model (warpsim.caches.l1) stands for by counting a re-touch before the
+data returned as a hit, except between blocks held together by barriers.
 """
 
 from __future__ import annotations

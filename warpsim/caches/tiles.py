@@ -8,8 +8,11 @@ reads at the same K step: the same array and the same first address), else disjo
 block (from the L1 replay) spread evenly over the chunks; it happens at the block's start plus
 the chunk's share of the block's active time (warpsim.caches.residency).
 
-Limitations: tiles of one stream that overlap in part (a halo, a misaligned neighbour's sector)
-count as disjoint; a stream's sectors are spread evenly over a block's run; an access outside
+Tiles of neighbouring blocks that share a few sectors (a misaligned row's last sector is the
+next block's first) are sized less that share (footprint.overlap).
+
+Limitations: tiles of different streams that overlap in part (a triangular loop's remainder
+and its main part) count as disjoint; a stream's sectors are spread evenly over a block's run; an access outside
 every loop happens at the block's start if it comes before the first loop, else at its end.
 """
 
@@ -19,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from warpsim.caches import footprint
 from warpsim.caches.residency import Residency, active_time, start_times
 from warpsim.caches.stream import BLOCK_DIMS, loop_dims
 
@@ -115,6 +119,7 @@ def events(program, res: Residency, mode: str, fetched: np.ndarray, distinct: np
         if n == 0:
             continue
         sizes = (np.broadcast_to(size, shape) * (live if live is not None else 1.0)).ravel()[keep]
+        sizes = sizes * (1.0 - footprint.overlap(program, members))  # neighbours' shared sectors once
         weight = sizes / sizes.sum()  # the stream's traffic spread over its tiles as their sizes
         out["time"].append(t.ravel()[keep])
         out["block"].append(np.broadcast_to(blk[:, None], shape).ravel()[keep])
