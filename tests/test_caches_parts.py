@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -103,3 +104,20 @@ def test_requests_are_the_coalescers_sectors(offsets, live):
     _, line, bits = requests(addr, mask)
     assert int(lru.sectors(bits).sum()) == int(coalesce(addr, mask, 4).sectors[0])
     assert len(line) == int(coalesce(addr, mask, 4).lines[0])  # one record per distinct line
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(["naive", "coalesced", "smem", "blocktile1d"]), st.integers(1, 96), st.integers(1, 96),
+       st.integers(1, 96))
+def test_a_launch_that_fits_reads_its_distinct_sectors_once(kernel, M, N, K):
+    from warpsim.caches import footprint, program
+    from warpsim.caches.model import FIXED_DRAM_READ, predict
+
+    prog = program.from_model(kernel, M, N, K)
+    p = predict(prog)
+    t = p.total
+    assert 0 <= t.l1_hit_sectors <= t.load_sectors
+    assert t.l2_read_sectors <= (t.load_sectors - t.l1_hit_sectors) * 1.01 + 1  # L1 forwards only its misses
+    distinct = footprint.exact(prog)  # every array read: A, B and C (beta * C)
+    assert t.dram_read_bytes == pytest.approx(32 * sum(distinct.values()) + FIXED_DRAM_READ, abs=2)
+    assert t.dram_write_bytes == 0  # C stays dirty in L2: nothing is evicted from 60 MiB

@@ -20,10 +20,10 @@ from test_profiling_cli import invoke
 from warpsim import caches
 from warpsim.caches import footprint, program
 
-L1_HIT = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"
-LD = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
-L2_READ = "lts__t_sectors_srcunit_tex_op_read.sum"
-DRAM_READ = "dram__bytes_read.sum"
+_BY_FIELD = {m.field: m for m in CACHE_BY_NAME.values()}
+L1_HIT, L2_READ, DRAM_READ = (_BY_FIELD[f].name for f in ("l1_hit_sectors", "l2_read_sectors", "dram_read_bytes"))
+DRAM_WRITE = _BY_FIELD["dram_write_bytes"].name
+LD = _BY_FIELD["l1_hit_sectors"].of  # the global load sectors
 #: The 4096^3 traces whose three claimed figures all lie within their tolerances (of the ten:
 #: smem and blocktile1d read twice the DRAM bytes the model's waves give, naive_coalesced 16x16
 #: 40% less, warptile 14% less, vectorized hits 3.5% more of its sectors in L1; docs/CACHES.md)
@@ -131,7 +131,7 @@ def test_compare_rows_carry_the_relative_error_and_tolerance():
     assert l1["tolerance"] == 0.02 and l1["rel_error"] == pytest.approx((l1["predicted"] - l1["measured"]) / t.metrics[LD])
     dram = rows[rows["metric"] == DRAM_READ].iloc[0]
     assert dram["tolerance"] == 0.05  # its arrays (0.2 MB) fit in L2
-    assert rows[rows["metric"] == "dram__bytes_write.sum"]["tolerance"].isna().all()  # reported, not claimed
+    assert rows[rows["metric"] == DRAM_WRITE]["tolerance"].isna().all()  # reported, not claimed
     plain = compare.compare([t], current_sha256(["naive"]))  # without caches: the rows of before
     assert not plain["metric"].isin([L1_HIT]).any() or plain["tolerance"].isna().all()
 

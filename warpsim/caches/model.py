@@ -107,12 +107,13 @@ def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePred
     for name, read, dr, dw in zip(result.arrays, result.l2_read, result.dram_read, result.dram_write):
         r = rows[name]
         r.l2_read_sectors, r.dram_read_bytes, r.dram_write_bytes = read, dr, dw
-    if rows:  # what every launch reads once besides its data (its code, its parameters)
-        rows[program.arrays()[0]].dram_read_bytes += FIXED_DRAM_READ
     for r in rows.values():
         for f in FIELDS:
             setattr(r, f, int(round(getattr(r, f))))
-    return CachePrediction(program.name, list(rows.values()), res, mode, program.footprint_bytes, hw.l2)
+    ordered = sorted(rows.values(), key=lambda r: r.array)
+    if ordered:  # what every launch reads once besides its data (its code, its parameters): in the first row
+        ordered[0].dram_read_bytes += FIXED_DRAM_READ
+    return CachePrediction(program.name, ordered, res, mode, program.footprint_bytes, hw.l2)
 
 
 def _fit_footprint(ev, exact: dict | None) -> None:
