@@ -25,6 +25,7 @@ import typer
 
 from profiling import bench as bench_mod
 from profiling import compare as compare_mod
+from profiling.metrics import CACHE_BY_NAME
 from profiling import report
 from profiling.ncu import NcuOptions
 from profiling.problem import Problem
@@ -181,17 +182,23 @@ def batch(
 @app.command()
 def compare(
     paths: Optional[List[Path]] = typer.Argument(None, help="trace files or folders (default: all of --traces-dir)"),
-    strict: bool = typer.Option(False, "--strict", help="exit 1 unless every trace is current and predicted and "
-                                "every claimed-exact value matches, and there was something to compare"),
+    strict: bool = typer.Option(False, "--strict", help="exit 1 unless every trace is current and predicted, "
+                                "every claimed-exact value matches, every cache figure lies within its tolerance, "
+                                "and there was something to compare"),
     fmt: str = typer.Option("table", "--format", help="table, csv or json (integer counts, a status per row)"),
     traces_dir: Path = typer.Option(TRACES_DIR, "--traces-dir", envvar=TRACES_ENV, help=TRACES_HELP),
     engine: str = typer.Option("sass", "--engine", help="registered kernels' predictions from their machine code "
                                "(sass) or their hand models (model); traces of any kernel always from the cubin"),
+    caches: bool = typer.Option(False, "--caches", help="also predict L1 hits, L2 and DRAM traffic "
+                                "(warpsim.caches, about a second a trace), each within its stated tolerance"),
 ):
     """Re-predict every trace and print predicted, measured and difference for each metric.
 
-    A trace file that cannot be read is reported and the rest are compared; the exit status is
-    then 2. A stale trace (its kernel's source changed since) is re-predicted and flagged."""
+    With --caches, the cache figures (L1 hits, L2 sectors, DRAM bytes) are predictions within
+    tolerances, a class of their own: their status gives the relative error and the bound
+    (`within 10%: -2.2%`, `OUTSIDE 15%: +15.6%`), and --strict fails on one outside it. A trace file that
+    cannot be read is reported and the rest are compared; the exit status is then 2. A stale
+    trace (its kernel's source changed since) is re-predicted and flagged."""
     with user_errors():
         if fmt not in FORMATS:
             raise UsageError(f"--format {fmt!r}: use one of {', '.join(FORMATS)}")
@@ -208,7 +215,7 @@ def compare(
             unreadable += 1
     with user_errors():
         frame = compare_mod.compare(traces, current_sha256({t.kernel for t in traces}),
-                                    analyze=compare_mod.analyzer(engine))
+                                    analyze=compare_mod.analyzer(engine), caches=caches)
     if not traces:
         typer.echo(f"no traces found under {', '.join(map(str, paths or [traces_dir]))} "
                    f"(give trace files or folders, --traces-dir, or set {TRACES_ENV})", err=True)
@@ -228,11 +235,19 @@ def compare(
     if stale:
         s_exact, s_claimed = compare_mod.stale_summary(frame)
         line += f"; {len(stale)} stale, {s_exact}/{s_claimed} of their claimed values match"
+    within, tolerated = compare_mod.tolerance_summary(frame)
+    if tolerated:
+        line += f"; {within}/{tolerated} cache figures within their tolerance"
+    for metric, inside, n, median, worst, where in compare_mod.error_distribution(frame):
+        claim = f"{inside}/{n} within tolerance" if CACHE_BY_NAME[metric].tolerance else f"{n} predicted, not claimed"
+        typer.echo(f"caches: {metric}: {claim}; |relative error| median {median:.1%}, worst {worst:.1%} "
+                   f"({Path(where).name})", err=fmt != "table")
     if traces:
         typer.echo(line + ")", err=fmt != "table")
     if strict:
         problems = [f"{n} {what}" for n, what in (
             (len(compare_mod.failures(frame)), "claimed-exact values differ"),
+            (len(compare_mod.tolerance_failures(frame)), "cache figures lie outside their tolerance"),
             (len(stale), "traces are stale"),
             (len(frame.attrs["notes"]), "traces or parts of traces could not be predicted"),
             (unreadable, "trace files could not be read")) if n]
@@ -281,9 +296,24 @@ def plot(
                                     help=f"traces to compare, all under it {TRACES_DEFAULT}"),
     bench: Optional[Path] = typer.Option(None, "--bench", help="bench table (default: "
                                          "<traces-dir>/bench/bench_M4096_N4096_K4096.json)"),
+    caches: bool = typer.Option(False, "--caches", help="draw instead, per kernel at --size, the bytes its loads "
+                                "request, L1 reads from L2 and DRAM delivers, predicted beside measured"),
+    size: int = typer.Option(4096, "--size", help="with --caches: the traces' M = N = K"),
 ):
     """One picture, two panels: predicted vs measured for every trace (left), the H200 roofline
-    with each benched kernel at its measured GFLOP/s and FLOP per DRAM byte (right)."""
+    with each benched kernel at its measured GFLOP/s and FLOP per DRAM byte (right). With
+    --caches: the cache picture (where each kernel's load bytes go) instead."""
+    if caches:
+        with user_errors():
+            from profiling.plot_caches import plot_caches
+
+            traces = [load_trace(path) for path in find_trace_files(None, traces_dir)]
+            written, bars, sentence = plot_caches(traces, current_sha256({t.kernel for t in traces}), out, force,
+                                                  (size, size, size))
+        typer.echo(f"wrote {written}: {len(bars)} kernels at {size}^3")
+        if sentence:
+            typer.echo(sentence)
+        return
     with user_errors():
         from profiling import plot as plot_mod
         from warpsim.files import FIGURE_FORMATS, check_out

@@ -16,6 +16,14 @@ the same analysis), or by the `analyze` passed in (tests).
 Why a trace could not be predicted, or its per-instruction counters not attributed, is kept in
 `frame.attrs["notes"]` (one line each).
 
+With `caches=True` each trace also gets the rows of CACHE_METRICS (L1 hits, L2 sectors, DRAM
+bytes) predicted by warpsim.caches: predictions within tolerances, not counts, a class of their
+own. Their `rel_error` is (predicted - measured) / reference (the global load sectors for L1
+hits, the measured value otherwise), `tolerance` the claimed bound (NaN: reported, not claimed),
+`status` `within 10%: -2.2%`, `OUTSIDE 15%: +15.6%` or `predicted (not claimed): ...`;
+`tolerance_failures` and `tolerance_summary` judge them as `failures` and `summary` judge the
+exact rows. Other rows leave `rel_error` and `tolerance` empty.
+
 Counts are float64 in the frame; every count here is far below 2**53, so equality is exact.
 `records` gives them back as integers.
 """
@@ -28,12 +36,12 @@ from typing import Callable, Iterable, Mapping
 
 import pandas as pd
 
-from profiling.metrics import BY_NAME, DERIVED, METRICS, PREDICTED, SOURCE_METRICS
+from profiling.metrics import BY_NAME, CACHE_BY_NAME, CACHE_METRICS, DERIVED, METRICS, PREDICTED, SOURCE_METRICS
 from profiling.source import line_map, per_array
 from profiling.traces import Trace
 from warpsim.errors import UsageError
 
-COLUMNS = ["kernel", "M", "N", "K", "block", "metric", "predicted", "measured", "diff",
+COLUMNS = ["kernel", "M", "N", "K", "block", "metric", "predicted", "measured", "diff", "rel_error", "tolerance",
            "exact_claimed", "stale", "status", "trace"]
 
 
@@ -71,14 +79,21 @@ def status(metric: str, predicted, measured, exact_claimed: bool, stale: bool) -
 
 
 def compare(traces: Iterable[Trace], current_sha256: Mapping[str, str],
-            analyze: Callable | None = None, measured_only: bool = False, predict: bool = True) -> pd.DataFrame:
+            analyze: Callable | None = None, measured_only: bool = False, predict: bool = True,
+            caches: bool = False, predict_caches: Callable | None = None) -> pd.DataFrame:
     """Rows of predicted vs measured; `measured_only` adds the metrics warpsim does not predict;
-    `predict=False` leaves every prediction empty (the measurement alone)."""
+    `predict=False` leaves every prediction empty (the measurement alone); `caches` adds the
+    cache rows (CACHE_METRICS: predicted by warpsim.caches, or `predict_caches(trace)`, within
+    tolerances), each with its relative error and tolerance."""
     metrics = METRICS if measured_only else PREDICTED
+    if caches:
+        metrics = tuple(m for m in metrics if m.name not in CACHE_BY_NAME)
     rows, notes = [], []
     for trace in traces:
+        if caches and (trace.is_sass or trace.kernel in current_sha256):
+            rows += _cache_rows(trace, current_sha256, predict_caches or _default_caches, predict, notes)
         if trace.is_sass:
-            rows += _sass_rows(trace, predict)
+            rows += _sass_rows(trace, predict, skip=CACHE_BY_NAME if caches else ())
             continue
         M, N, K = trace.sizes
         stale = current_sha256.get(trace.kernel) != trace.meta["kernel_sha256"]
@@ -88,8 +103,8 @@ def compare(traces: Iterable[Trace], current_sha256: Mapping[str, str],
             diff = measured - predicted if measured is not None and predicted is not None else None
             return {"kernel": trace.kernel, "M": M, "N": N, "K": K,
                     "block": f"{trace.block[0]}x{trace.block[1]}", "metric": metric,
-                    "predicted": predicted, "measured": measured, "diff": diff, "exact_claimed": exact,
-                    "stale": stale, "status": status(metric, predicted, measured, exact, stale),
+                    "predicted": predicted, "measured": measured, "diff": diff, "rel_error": None, "tolerance": None,
+                    "exact_claimed": exact, "stale": stale, "status": status(metric, predicted, measured, exact, stale),
                     "trace": str(trace.path) if trace.path else ""}
 
         analysis = None
@@ -122,7 +137,7 @@ def compare(traces: Iterable[Trace], current_sha256: Mapping[str, str],
                        "were measured at are not the source's any more" if stale else str(e))
                 notes.append(f"{where}: per-array rows left out: {why}")
     frame = pd.DataFrame(rows, columns=COLUMNS)
-    for column in ("predicted", "measured", "diff"):
+    for column in ("predicted", "measured", "diff", "rel_error", "tolerance"):
         frame[column] = frame[column].astype("float64")
     frame.attrs["notes"] = notes
     return frame
@@ -198,8 +213,15 @@ def records(frame: pd.DataFrame) -> list[dict]:
 
 def predict_sass(trace: Trace, by_pc: bool = False):
     """warpsim's analysis of a sass trace's launch, from the cubin kept beside it."""
+    from warpsim.sass.analyze import analyze_launch
+
+    return analyze_launch(sass_launch(trace), by_pc=by_pc)
+
+
+def sass_launch(trace: Trace):
+    """A sass trace's launch (`warpsim.sass.analyze.Kernel`), from the cubin kept beside it."""
     from profiling.plan import REPO
-    from warpsim.sass.analyze import analyze_launch, prepare
+    from warpsim.sass.analyze import prepare
 
     from warpsim.registry import KERNEL_DIR
 
@@ -211,28 +233,26 @@ def predict_sass(trace: Trace, by_pc: bool = False):
     if not cubin.is_file():
         cubin = REPO / meta["cubin"]
     names = meta.get("param_names")  # (traces of call 4 predate it: their source names them)
-    kernel = prepare(cubin, meta["entry"], meta["grid_text"], meta["block_text"], meta["args"],
-                     source=source if source.is_file() else None, param_names=names)
-    return analyze_launch(kernel, by_pc=by_pc)
+    return prepare(cubin, meta["entry"], meta["grid_text"], meta["block_text"], meta["args"],
+                   source=source if source.is_file() else None, param_names=names)
 
 
-def _sass_rows(trace: Trace, predict: bool) -> list[dict]:
+def _sass_rows(trace: Trace, predict: bool, skip=()) -> list[dict]:
     from profiling.metrics import SASS_METRICS
 
     analysis = predict_sass(trace) if predict else None
-    label = {"kernel": trace.kernel, "M": None, "N": None, "K": None,
-             "block": "x".join(str(b) for b in trace.meta["block"]), "stale": False,
-             "trace": str(trace.path) if trace.path else ""}
+    label = _label(trace, False)
 
     def row(metric: str, predicted, measured, exact: bool) -> dict:
         diff = measured - predicted if measured is not None and predicted is not None else None
         return {**label, "metric": metric, "predicted": predicted, "measured": measured, "diff": diff,
-                "exact_claimed": exact, "status": status(metric, predicted, measured, exact, False)}
+                "rel_error": None, "tolerance": None, "exact_claimed": exact,
+                "status": status(metric, predicted, measured, exact, False)}
 
     rows = []
     unclaimed = _unclaimed(analysis)
     for metric in SASS_METRICS:
-        if metric.name not in trace.metrics:
+        if metric.name not in trace.metrics or metric.name in skip:
             continue
         measured = trace.metrics[metric.name]
         predicted = None
@@ -299,3 +319,100 @@ def _sass_per_array(trace: Trace) -> list[tuple]:
             claimed = column.exact and not (both and (column.space == "shared" or (column.space == "global" and width > 4)))
             rows.append((f"{array} {op} ({space}, {width} B): {column.name}", predicted, measured, claimed))
     return rows
+
+
+# -- cache figures (warpsim.caches): predicted within tolerances, a class of rows of their own ----
+
+def _label(trace: Trace, stale: bool) -> dict:
+    M, N, K = (None, None, None) if trace.is_sass else trace.sizes
+    return {"kernel": trace.kernel, "M": M, "N": N, "K": K, "block": "x".join(str(b) for b in trace.meta["block"][:2])
+            if trace.is_sass else f"{trace.block[0]}x{trace.block[1]}", "stale": stale,
+            "trace": str(trace.path) if trace.path else ""}
+
+
+def _default_caches(trace: Trace):
+    """warpsim.caches' prediction of a trace's launch, through the machine code (the hand model
+    where the machine code refuses the launch)."""
+    from warpsim.caches import caches_for, caches_for_launch
+
+    if trace.is_sass:
+        return caches_for_launch(sass_launch(trace))
+    M, N, K = trace.sizes
+    try:
+        return caches_for(trace.kernel, M, N, K, block=trace.block, engine="sass")
+    except UsageError:
+        return caches_for(trace.kernel, M, N, K, block=trace.block, engine="model")
+
+
+def cache_status(predicted, measured, rel_error, tolerance) -> str:
+    """`within 10%: -3.2%`, `OUTSIDE 10%: +14.0%`, or `predicted (not claimed): +1.0%`."""
+    if predicted is None or measured is None or rel_error is None:
+        return "no prediction" if predicted is None else "not measured"
+    error = f"{rel_error:+.1%}"
+    if tolerance is None:
+        return f"predicted (not claimed): {error}"
+    bound = f"{tolerance:.0%}"
+    return f"within {bound}: {error}" if abs(rel_error) <= tolerance else f"OUTSIDE {bound}: {error}"
+
+
+def _cache_rows(trace: Trace, current_sha256: Mapping[str, str], predictor: Callable, predict: bool,
+                notes: list) -> list[dict]:
+    stale = not trace.is_sass and current_sha256.get(trace.kernel) != trace.meta["kernel_sha256"]
+    label = _label(trace, stale)
+    prediction = None
+    if predict:
+        try:
+            prediction = predictor(trace)
+        except UsageError as e:
+            notes.append(f"{label['trace'] or trace.kernel}: caches not predicted: {e}")
+    rows = []
+    for metric in CACHE_METRICS:
+        measured = trace.metrics.get(metric.name)
+        if measured is None:
+            continue
+        predicted = getattr(prediction.total, metric.field) if prediction is not None else None
+        reference = trace.metrics.get(metric.of) if metric.of else measured
+        rel = (predicted - measured) / reference if predicted is not None and reference else None
+        tolerance = metric.tolerance
+        if metric.fits_tolerance is not None and prediction is not None and prediction.fits:
+            tolerance = metric.fits_tolerance
+        diff = measured - predicted if predicted is not None else None
+        verdict = cache_status(predicted, measured, rel, tolerance)
+        rows.append({**label, "metric": metric.name, "predicted": predicted, "measured": measured, "diff": diff,
+                     "rel_error": rel, "tolerance": tolerance, "exact_claimed": False,
+                     "status": verdict + " (stale)" if stale else verdict})
+    return rows
+
+
+def tolerance_rows(frame: pd.DataFrame) -> pd.DataFrame:
+    """The cache rows `--strict` judges: claimed within a tolerance, of current traces."""
+    return frame[frame["tolerance"].notna() & ~frame["stale"]]
+
+
+def tolerance_failures(frame: pd.DataFrame) -> pd.DataFrame:
+    """Claimed cache rows outside their tolerance, or without a prediction or a measurement."""
+    rows = tolerance_rows(frame)
+    return rows[~(rows["rel_error"].abs() <= rows["tolerance"])]
+
+
+def tolerance_summary(frame: pd.DataFrame) -> tuple[int, int]:
+    """(within, claimed) over the claimed cache rows of current traces."""
+    rows = tolerance_rows(frame)
+    return int((rows["rel_error"].abs() <= rows["tolerance"]).sum()), len(rows)
+
+
+def error_distribution(frame: pd.DataFrame) -> list[tuple[str, int, int, float, float, str]]:
+    """Per cache metric over current traces: (metric, within, rows, median |relative error|,
+    worst |relative error|, the worst row's trace)."""
+    out = []
+    rows = frame[frame["rel_error"].notna() & ~frame["stale"]]
+    for metric in CACHE_METRICS:
+        mine = rows[rows["metric"] == metric.name]
+        if mine.empty:
+            continue
+        errors = mine["rel_error"].abs()
+        worst = errors.idxmax()
+        within = int((errors <= mine["tolerance"]).sum()) if metric.tolerance is not None else 0
+        out.append((metric.name, within, len(mine), float(errors.median()), float(errors[worst]),
+                    str(mine.loc[worst, "trace"]) or str(mine.loc[worst, "kernel"])))
+    return out

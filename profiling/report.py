@@ -11,7 +11,7 @@ import math
 
 import pandas as pd
 
-from profiling.compare import records, summary
+from profiling.compare import records, summary, tolerance_summary
 from warpsim.terminal import Column, Count, grid, listing
 
 
@@ -35,6 +35,9 @@ def comparison_layouts(frame: pd.DataFrame, title: str, one_launch: bool = False
     last, a listing (a status and metric line per row, then its figures)."""
     exact, claimed = summary(frame)
     caption = f"{exact}/{claimed} claimed-exact values exact"
+    within, tolerated = tolerance_summary(frame)
+    if tolerated:
+        caption += f"; {within}/{tolerated} cache figures within their tolerance"
     sections, beside, above, above_sections, listed = [], [], [], [], []
     previous = None
     for _, row in frame.iterrows():

@@ -56,9 +56,11 @@ def analyze(
                                        "over its scalar arguments with + - * // % and cdiv(a, b)"),
     arg: Optional[List[str]] = typer.Option(None, "--arg", help="a file's kernel: NAME=VALUE for each scalar "
                                             "parameter, NAME=TYPE[COUNT] to declare a pointer's buffer (repeat)"),
+    caches: bool = typer.Option(False, "--caches", help="also predict, per array, the L1 hit sectors, L2 read and "
+                                "write sectors and DRAM bytes on the H200 (within tolerances: docs/CACHES.md)"),
 ) -> None:
     """Count requests, sectors and wavefronts of every memory instruction of one launch."""
-    show_analysis(kernel, M, N, K, block, fmt.value, by_line, engine, entry, grid, arg or [])
+    show_analysis(kernel, M, N, K, block, fmt.value, by_line, engine, entry, grid, arg or [], caches)
 
 
 @app.command()
@@ -73,6 +75,8 @@ def roofline(
                                                   "10^9 bytes/s"),
     block: Optional[str] = typer.Option(None, "--block", help=BLOCK_HELP),
     fmt: Format = typer.Option(Format.table, "--format", help="table, json or csv (one header line, one row)"),
+    caches: bool = typer.Option(True, "--caches/--no-caches", help="place it at its predicted DRAM intensity too "
+                                "(warpsim.caches' H200 prediction; --no-caches leaves the dram_* figures empty)"),
 ) -> None:
     """Place a kernel on a GPU's roofline, with its simulated traffic."""
     import json
@@ -88,8 +92,14 @@ def roofline(
     a = run_analysis(kernel, m, n, k, parse_block(block))
     warn(a.warnings)
     requested, moved = global_traffic(a)
+    dram = None
+    if caches:
+        from warpsim.caches import caches_for
+
+        total = caches_for(kernel, m, n, k, parse_block(block), engine="model").total
+        dram = total.dram_read_bytes + total.dram_write_bytes
     r = place(m, n, k, reads_c=get_kernel(kernel).reads_c, gpu=get_gpu(gpu), requested_bytes=requested,
-              sector_bytes=moved, peak_tflops=peak_tflops, bandwidth_gbs=bandwidth_gbs)
+              sector_bytes=moved, peak_tflops=peak_tflops, bandwidth_gbs=bandwidth_gbs, dram_bytes=dram)
     if fmt is Format.json:
         print(json.dumps({"kernel": kernel, **r.as_dict()}, allow_nan=False))
     elif fmt is Format.csv:

@@ -100,10 +100,24 @@ def run_analysis(kernel: str, M: str | None, N: str | None, K: str | None, block
     return run(kernel, *sizes(M, N, K), parse_block(block), by_line=by_line)
 
 
+def run_caches(kernel: str, M: str | None, N: str | None, K: str | None, block: str | None, engine: str = "sass",
+               entry: str | None = None, grid: str | None = None, args: list[str] | tuple = ()):
+    """The cache prediction (warpsim.caches) of the launch `run_analysis` counts."""
+    from warpsim.caches import caches_for, caches_for_launch
+    from warpsim.registry import parse_block
+
+    if is_path(kernel):
+        from warpsim.sass.analyze import prepare
+
+        return caches_for_launch(prepare(kernel, entry, grid, block, list(args)))
+    return caches_for(kernel, *sizes(M, N, K), parse_block(block), engine=engine)
+
+
 def show_analysis(kernel: str, M: str | None, N: str | None, K: str | None, block: str | None, fmt: str,
                   by_line: bool, engine: str = "sass", entry: str | None = None, grid: str | None = None,
-                  args: list[str] | tuple = ()) -> None:
-    """`warpsim analyze`: count the launch, print the warnings, then JSON, CSV or the tables."""
+                  args: list[str] | tuple = (), caches: bool = False) -> None:
+    """`warpsim analyze`: count the launch, print the warnings, then JSON, CSV or the tables;
+    with `caches`, the cache prediction too (JSON: a `caches` object; CSV: its rows instead)."""
     from pathlib import Path
 
     from warpsim import report
@@ -111,11 +125,22 @@ def show_analysis(kernel: str, M: str | None, N: str | None, K: str | None, bloc
 
     a = run_analysis(kernel, M, N, K, block, by_line, engine, entry, grid, args)
     warn(a.warnings)
+    predicted = run_caches(kernel, M, N, K, block, engine, entry, grid, args) if caches else None
     if fmt == "json":
-        print(report.to_json(a))
+        if predicted is None:
+            print(report.to_json(a))
+            return
+        import json
+
+        print(json.dumps({**json.loads(report.to_json(a)), "caches": predicted.as_dict()}, allow_nan=False))
         return
     if fmt == "csv":
-        print(report.to_csv(a), end="")
+        if predicted is None:
+            print(report.to_csv(a), end="")
+            return
+        from warpsim.caches.report import to_csv
+
+        print(to_csv(a.launch(), predicted), end="")
         return
     from warpsim.terminal import show
 
@@ -129,3 +154,8 @@ def show_analysis(kernel: str, M: str | None, N: str | None, K: str | None, bloc
     if shared is not None:
         show(out, shared, width)
     out.print(report.worst_access(a))  # wrapped at its spaces: no figure is split
+    if predicted is not None:
+        from warpsim.caches.report import cache_layouts, sentence
+
+        show(out, cache_layouts(predicted), width)
+        out.print(sentence(predicted, a.total("global", "load", "bytes_requested")))

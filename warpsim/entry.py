@@ -1,6 +1,6 @@
 """The `warpsim` console script.
 
-`warpsim analyze KERNEL` with its plain options (--M, --N, --K, --block, --format, --by-line)
+`warpsim analyze KERNEL` with its plain options (--M, --N, --K, --block, --format, --by-line, --caches)
 runs straight from here. Every other command line (help, the other commands, an option this
 parser does not know, a repeated or malformed one) goes to the typer app in `warpsim.cli`,
 which owns the options, their help and their messages.
@@ -19,7 +19,7 @@ import sys
 FORMATS = ("table", "json", "csv")
 #: analyze's options this parser knows, and the parameter each sets (the same names as warpsim.cli's).
 VALUE_OPTIONS = {"--M": "M", "--N": "N", "--K": "K", "--block": "block", "--format": "fmt", "--engine": "engine"}
-FLAG_OPTIONS = {"--by-line": "by_line"}
+FLAG_OPTIONS = {"--by-line": "by_line", "--caches": "caches"}
 
 
 def quick_analyze(argv: list[str]) -> dict | None:
@@ -45,7 +45,7 @@ def quick_analyze(argv: list[str]) -> dict | None:
         got[key] = value
     if "M" not in got or got.setdefault("fmt", "table") not in FORMATS:
         return None
-    return {"kernel": argv[1], "N": None, "K": None, "block": None, "by_line": False, **got}
+    return {"kernel": argv[1], "N": None, "K": None, "block": None, "by_line": False, "caches": False, **got}
 
 
 def main() -> None:

@@ -11,9 +11,15 @@ requested byte came from DRAM.
 Units: FLOP, bytes, milliseconds, GFLOP/s, FLOP/byte. Bandwidth is 10^9 bytes/s (GB/s) and peak
 is 10^12 FLOP/s (TFLOP/s), as on datasheets.
 
-Limitations: the kernel's intensity counts *requested* bytes, i.e. traffic into L1, not DRAM
-traffic. Caches absorb part of it, so a real kernel can beat its sloped ceiling (seed 000's
-naive kernel runs 1.7x faster than its 573 ms roof). `sector_bytes` (32 B x global sectors) is
+The kernel's *DRAM* intensity: the same FLOP against the DRAM bytes warpsim.caches predicts
+(reads and writes, H200), and the time the DRAM roof allows there: what the caches leave of
+the requested traffic (seed 000's naive kernel runs 1.7x faster than its 573 ms requested-bytes
+roof; its predicted 8.6 GB of DRAM traffic put its DRAM roof at a few ms, far below the 276 ms
+it takes: it is bound by L1, not DRAM).
+
+Limitations: the requested-bytes intensity counts traffic into L1, not DRAM traffic; the DRAM
+figures are predictions within tolerances (docs/CACHES.md) for the H200's caches, whatever
+`--gpu` the roofs are drawn for. `sector_bytes` (32 B x global sectors) is
 the traffic between L1 and L2 and is reported, not used for the ceiling. Elements are 4-byte
 floats; the model knows nothing of tensor cores, clocks below boost, or launch overhead.
 """
@@ -55,6 +61,13 @@ class Roofline:
     sloped_time_ms: float  # flops / sloped ceiling
     bound: str  # "memory" if the kernel's intensity is left of the ridge, else "compute"
     problem_bound: str  # the same test for the problem's intensity
+    # Predicted by warpsim.caches (H200), None where not predicted: DRAM bytes read and written,
+    # FLOP per DRAM byte, and the time the DRAM roof allows at that intensity.
+    dram_bytes: int | None = None
+    dram_flop_per_byte: float | None = None
+    dram_ceiling_gflops: float | None = None
+    dram_time_ms: float | None = None
+    dram_bound: str | None = None
 
     def as_dict(self) -> dict:
         """Plain JSON-ready dict; keys are the field names (flops, compute_floor_ms, ...)."""
@@ -79,12 +92,14 @@ def roofline(
     sector_bytes: int,
     peak_tflops: float | None = None,
     bandwidth_gbs: float | None = None,
+    dram_bytes: int | None = None,
 ) -> Roofline:
     """The roofline of C = A(MxK) @ B(KxN) [+ beta*C] on `gpu`, for a kernel whose threads request
     `requested_bytes` of global loads and stores and touch `sector_bytes` (= 32 x sectors).
 
-    `peak_tflops` / `bandwidth_gbs` override the preset's figures. Raises UsageError on
-    non-positive sizes, overrides, or requested bytes.
+    `peak_tflops` / `bandwidth_gbs` override the preset's figures; `dram_bytes`, the DRAM bytes
+    the kernel is predicted to move (warpsim.caches), places it at its DRAM intensity too.
+    Raises UsageError on non-positive sizes, overrides, or requested bytes.
     """
     for dim, value in (("M", M), ("N", N), ("K", K)):
         if int(value) != value or value < 1:
@@ -106,6 +121,12 @@ def roofline(
     ridge = gpu.ridge_flop_per_byte
     # GFLOP/s: FLOP/byte x 10^9 bytes/s; the flat roof is peak_tflops x 1000.
     ceiling_gflops = min(gpu.peak_tflops * 1e3, kernel_intensity * gpu.bandwidth_gbs)
+    predicted = {}
+    if dram_bytes:
+        intensity = flops / dram_bytes
+        ceiling = min(gpu.peak_tflops * 1e3, intensity * gpu.bandwidth_gbs)
+        predicted = {"dram_bytes": int(dram_bytes), "dram_flop_per_byte": intensity, "dram_ceiling_gflops": ceiling,
+                "dram_time_ms": flops / (ceiling * 1e9) * 1e3, "dram_bound": "memory" if intensity < ridge else "compute"}
 
     return Roofline(
         gpu=gpu.name,
@@ -128,6 +149,7 @@ def roofline(
         sloped_time_ms=flops / (ceiling_gflops * 1e9) * 1e3,
         bound="memory" if kernel_intensity < ridge else "compute",
         problem_bound="memory" if problem_intensity < ridge else "compute",
+        **predicted,
     )
 
 
@@ -171,6 +193,11 @@ def table_rows(r: Roofline) -> list[tuple[str, str, str]]:
         ("L1<->L2 sector bytes", *_si(r.sector_bytes, "B")),
         ("sloped ceiling", f"{r.sloped_ceiling_gflops:.4g}", "GFLOP/s"),
         ("time on sloped roof", f"{r.sloped_time_ms:.4g}", "ms"),
+        *([] if r.dram_bytes is None else [
+            ("DRAM bytes (predicted)", *_si(r.dram_bytes, "B")),
+            ("DRAM intensity", f"{r.dram_flop_per_byte:.4g}", f"FLOP/B ({r.dram_bound} bound)"),
+            ("time on DRAM roof", f"{r.dram_time_ms:.4g}", "ms"),
+        ]),
     ]
 
 

@@ -1,0 +1,123 @@
+"""The cache model's parts, each against what it stands for: occupancy by the CUDA rules, the
+dispatch against the block schedules measured on the H200, the LRU against its definition, the
+warp requests against the exact coalescer."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from profiling.traces import TRACES_DIR
+from warpsim.caches import lru, residency
+from warpsim.caches.hardware import H200, KIB
+from warpsim.caches.lanes import requests
+from warpsim.coalescer import coalesce
+
+
+def test_occupancy_follows_the_cuda_rules():
+    # naive: 1024 threads of 32 registers; 2048 threads per SM -> 2 blocks; 2 x 1 KB reserved
+    # shared memory -> the 8 KB carve-out, L1 keeps 256 - 8 = 248 KB
+    r = residency.residency(1024, 32, 0)
+    assert (r.blocks_per_sm, r.limited_by, r.carveout, r.l1_bytes) == (2, "threads", 8 * KIB, 248 * KIB)
+    # warptile_db: 256 threads x 200 registers = 8 warps x 6400 = 51200 of 65536 -> 1 block
+    assert residency.residency(256, 200, 25600 - 1024).blocks_per_sm == 1
+    # warptile: 4 warps x 168 x 32 = 21504 registers -> 3 blocks (64512); 3 x 17 KB -> 64 KB carve-out
+    r = residency.residency(128, 168, 17408 - 1024)
+    assert (r.blocks_per_sm, r.limited_by, r.carveout) == (3, "registers", 64 * KIB)
+    # registers are allocated per warp in units of 256: 37 per thread counts as 40
+    assert residency.residency(512, 37, 4096).blocks_per_sm == 3  # 65536 // (16 warps x 1280)
+
+
+def _schedule(kernel: str) -> dict:
+    return json.loads((TRACES_DIR / "schedule" / f"{kernel}_M4096_N4096_K4096.json").read_text())
+
+
+def test_the_first_wave_puts_blocks_about_132_apart_on_one_sm():
+    res = residency.residency(1024, 32, 0)
+    for kernel in ("naive", "coalesced"):
+        for run in _schedule(kernel)["runs"]:
+            sm = np.asarray(run["sm"])
+            pairs = {}
+            for b in range(264):
+                pairs.setdefault(sm[b], []).append(b)
+            assert all(len(p) == 2 for p in pairs.values()) and len(pairs) == 132  # 2 per SM, every SM
+            gaps = np.array([p[1] - p[0] for p in pairs.values()])
+            assert (gaps == 132).mean() > 0.5 and np.isin(gaps, (124, 132)).mean() > 0.9
+    assert residency.co_resident(5, res, 16384) == [5, 137]  # the model takes the commonest, 132
+
+
+def test_waves_and_stagger_as_measured():
+    # coalesced: b + 128 starts with b (same wave) or about a block later (next wave)
+    run = _schedule("coalesced")["runs"][0]
+    start, end = np.asarray(run["start_ns"], float), np.asarray(run["end_ns"], float)
+    gap = (start[128:] - start[:-128]) / np.median(end - start)
+    assert ((gap < 0.15) | (gap > 0.85)).mean() > 0.8
+    # naive: half a block (the slots drift half a block apart and stay so)
+    run = _schedule("naive")["runs"][0]
+    start, end = np.asarray(run["start_ns"], float), np.asarray(run["end_ns"], float)
+    gap = (start[264:][128:] - start[264:][:-128]) / np.median(end - start)
+    assert abs(np.median(gap) - 0.5) < 0.01
+    res = residency.residency(1024, 32, 0)
+    times = residency.start_times(16384, res, "staggered")
+    assert times[1000 + 128] - times[1000] == 0.5  # b + 128 lies in the next half-wave
+    assert residency.active_time(res, "staggered") == 0.5
+    assert residency.start_times(16384, res, "waves")[263] == 0 and residency.start_times(16384, res, "waves")[264] == 1
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.integers(0, 40), min_size=1, max_size=200), st.integers(0, 15))
+def test_lru_hits_exactly_the_repeats_when_everything_fits(lines, mask):
+    line = np.asarray(lines, dtype=np.int64)
+    m = np.full(len(line), mask | 1, dtype=np.uint8)
+    hit = lru.simulate(line, m, lines=64, ways=64)["hit"]  # one set of 64 ways: nothing is evicted
+    seen = set()
+    for i, value in enumerate(lines):
+        assert hit[i] == (m[i] if value in seen else 0)
+        seen.add(value)
+
+
+def test_lru_evicts_the_least_recently_used_line():
+    line = np.array([0, 1, 2, 0, 3, 1], dtype=np.int64)  # 2 ways, one set: 3 evicts 2 (0 was used again)
+    hit = lru.simulate(line, np.ones(6, dtype=np.uint8), lines=2, ways=2)["hit"]
+    assert hit.tolist() == [0, 0, 0, 0, 0, 0]  # 2 evicts 0, 0 evicts 1, 3 evicts 2, 1 evicts 0
+    line = np.array([0, 1, 0, 2, 0, 1], dtype=np.int64)
+    hit = lru.simulate(line, np.ones(6, dtype=np.uint8), lines=2, ways=2)["hit"]
+    assert hit.tolist() == [0, 0, 1, 0, 1, 0]  # 2 evicts 1 (0 is more recent); 1 then misses
+
+
+def test_sectors_fill_one_by_one():
+    line = np.array([7, 7, 7], dtype=np.int64)
+    mask = np.array([0b0011, 0b0110, 0b0110], dtype=np.uint8)
+    hit = lru.simulate(line, mask, lines=4, ways=4)["hit"]
+    assert hit.tolist() == [0, 0b0010, 0b0110]  # the second asks for sectors 1, 2: only 1 is there
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 4095), min_size=32, max_size=32), st.lists(st.booleans(), min_size=32, max_size=32))
+def test_requests_are_the_coalescers_sectors(offsets, live):
+    addr = (np.asarray(offsets, dtype=np.int64) * 4 + (1 << 20)).reshape(1, 32)
+    mask = np.asarray(live).reshape(1, 32)
+    _, line, bits = requests(addr, mask)
+    assert int(lru.sectors(bits).sum()) == int(coalesce(addr, mask, 4).sectors[0])
+    assert len(line) == int(coalesce(addr, mask, 4).lines[0])  # one record per distinct line
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(["naive", "coalesced", "smem", "blocktile1d"]), st.integers(1, 96), st.integers(1, 96),
+       st.integers(1, 96))
+def test_a_launch_that_fits_reads_its_distinct_sectors_once(kernel, M, N, K):
+    from warpsim.caches import footprint, program
+    from warpsim.caches.model import FIXED_DRAM_READ, predict
+
+    prog = program.from_model(kernel, M, N, K)
+    p = predict(prog)
+    t = p.total
+    assert 0 <= t.l1_hit_sectors <= t.load_sectors
+    assert t.l2_read_sectors <= (t.load_sectors - t.l1_hit_sectors) * 1.01 + 1  # L1 forwards only its misses
+    distinct = footprint.exact(prog)  # every array read: A, B and C (beta * C)
+    assert t.dram_read_bytes == pytest.approx(32 * sum(distinct.values()) + FIXED_DRAM_READ, abs=2)
+    assert t.dram_write_bytes == 0  # C stays dirty in L2: nothing is evicted from 60 MiB

@@ -1,0 +1,171 @@
+"""The cache model against what the H200 measured (the committed traces are the fixtures), and
+the commands that show it: `warpsim analyze --caches`, `warpsim roofline`, `profile compare
+--caches [--strict]`, `profile plot --caches`.
+
+What is asserted is what docs/CACHES.md claims: the tolerance classes hold where it says they
+hold, and fail, loudly, where it says they do not."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from profiling import compare
+from profiling.metrics import CACHE_BY_NAME
+from profiling.traces import TRACES_DIR, current_sha256, load_trace
+from test_profiling_cli import invoke
+from warpsim import caches
+from warpsim.caches import footprint, program
+
+_BY_FIELD = {m.field: m for m in CACHE_BY_NAME.values()}
+L1_HIT, L2_READ, DRAM_READ = (_BY_FIELD[f].name for f in ("l1_hit_sectors", "l2_read_sectors", "dram_read_bytes"))
+DRAM_WRITE = _BY_FIELD["dram_write_bytes"].name
+LD = _BY_FIELD["l1_hit_sectors"].of  # the global load sectors
+#: The 4096^3 traces whose three claimed figures all lie within their tolerances (of the ten:
+#: smem and blocktile1d read twice the DRAM bytes the model's waves give, naive_coalesced 16x16
+#: 40% less, warptile 14% less, vectorized hits 3.5% more of its sectors in L1; docs/CACHES.md)
+WITHIN_4096 = ["naive_M4096_N4096_K4096_b32x32", "coalesced_M4096_N4096_K4096_b32x32",
+               "naive_coalesced_M4096_N4096_K4096_b32x32", "blocktile2d_M4096_N4096_K4096_b256x1",
+               "warptile_db_M4096_N4096_K4096_b256x1"]
+
+
+def trace(kernel: str, name: str):
+    return load_trace(TRACES_DIR / kernel / name)
+
+
+@pytest.fixture(scope="module")
+def naive_4096():
+    t = trace("naive", "naive_M4096_N4096_K4096_b32x32.json")
+    return t, caches.caches_for("naive", 4096, 4096, 4096, engine="model")
+
+
+def test_seed_000_where_the_549_8_gb_come_from(naive_4096):
+    t, p = naive_4096
+    m = t.metrics
+    # L1 serves 99.2% of the sectors: per block each A sector is read by 32 warps x 8 iterations
+    # and each B sector by 8 warps, so only 32768 of a block's 4.3 M sectors are first touches
+    assert abs(p.total.l1_hit_sectors - m[L1_HIT]) <= 0.002 * m[LD]
+    assert abs(p.total.l2_read_sectors / m[L2_READ] - 1) < 0.05  # 538 M sectors measured
+    # DRAM: B (67 MB) once per block row (128 of them), its next reader half a block later
+    assert abs(p.total.dram_read_bytes / m[DRAM_READ] - 1) < 0.05  # 8.52 GB measured (the moonshot: 5%)
+    assert p.dispatch == "staggered" and p.residency.blocks_per_sm == 2
+    from warpsim.caches.report import sentence, shares
+
+    requested = 2 * 4 * 4096**3 + 4 * 4096**2  # A and B: 4096^3 loads each, C: 4096^2, 4 B each
+    l1, l2, dram = shares(p, requested)
+    assert l1 + l2 + dram == requested
+    assert sentence(p, requested).startswith("Of 549.8 GB requested by the loads, 53")
+
+
+@pytest.mark.parametrize("name", WITHIN_4096)
+def test_the_ladder_at_4096_within_the_tolerances(name):
+    kernel = name.split("_M")[0]
+    t = trace(kernel, f"{name}.json")
+    frame = compare.compare([t], current_sha256([kernel]), caches=True)
+    bad = compare.tolerance_failures(frame)
+    assert bad.empty, bad[["metric", "predicted", "measured", "status"]].to_string()
+    assert compare.tolerance_summary(frame) == (3, 3)  # L1 hits, L2 reads, DRAM reads
+
+
+def test_arrays_that_fit_in_l2_are_read_from_dram_once():
+    # 2048x1024x4096: A 33.6 MB + B 16.8 MB + C 8.4 MB = 58.7 MB < 60 MiB; every kernel reads
+    # them once (measured within 1%, blocktile1d 14% more); the claim is 5%
+    for kernel, block in (("naive", "b32x32"), ("coalesced", "b32x32"), ("smem", "b32x32"), ("blocktile2d", "b256x1"),
+                          ("warptile", "b128x1"), ("warptile_db", "b256x1")):
+        t = trace(kernel, f"{kernel}_M2048_N1024_K4096_{block}.json")
+        p = caches.caches_for(kernel, 2048, 1024, 4096, t.block, engine="model")
+        assert p.fits
+        assert abs(p.total.dram_read_bytes / t.metrics[DRAM_READ] - 1) <= 0.05, kernel
+
+
+def test_misaligned_sizes_keep_l1_hits_within_2_percent():
+    # K = 999: a row's 32 floats straddle 5 sectors, the last one the next K step's first: smem
+    # hits 9.2% of its sectors; its co-resident blocks (grid 33 wide: b and b + 132 share a
+    # column) read the same B tile at once, merged in flight, not hits
+    for kernel, block in (("smem", "b32x32"), ("coalesced", "b32x32"), ("blocktile2d", "b256x1")):
+        t = trace(kernel, f"{kernel}_M1000_N1030_K999_{block}.json")
+        p = caches.caches_for(kernel, 1000, 1030, 999, t.block, engine="model")
+        assert abs(p.total.l1_hit_sectors - t.metrics[L1_HIT]) <= 0.02 * t.metrics[LD], kernel
+
+
+def test_both_engines_predict_alike():
+    # the same launch through its hand model and its machine code: the same addresses, traced
+    # as different sites (nvcc unrolls the K loop 16 times), sampled in different windows
+    for kernel, M in (("naive", 1024), ("blocktile2d", 1000), ("smem", 1536)):
+        a = caches.caches_for(kernel, M, M, M, engine="model").total
+        b = caches.caches_for(kernel, M, M, M, engine="sass").total
+        assert a.load_sectors == b.load_sectors  # exact counts: equal
+        assert abs(a.l1_hit_sectors - b.l1_hit_sectors) <= 0.01 * a.load_sectors
+        assert abs(a.dram_read_bytes / b.dram_read_bytes - 1) < 0.05
+
+
+def test_exact_footprint_of_a_small_launch():
+    # naive at 100^3: A, B and C are each 100 x 100 floats = 40,000 B in 1,250 sectors
+    p = program.from_model("naive", 100, 100, 100)
+    assert footprint.exact(p) == {"A": 1250, "B": 1250, "C": 1250}
+    assert footprint.exact(program.from_model("naive", 4096, 4096, 4096)) is None  # too big to enumerate
+
+
+def test_compare_strict_fails_on_a_figure_outside_its_tolerance(tmp_path):
+    # smem at 4096^3 reads 8.47 GB from DRAM; the model's waves put it at 4.3 GB (its blocks
+    # run staggered, as naive's do, which the dispatch rule does not see): -49%, outside 15%
+    src = TRACES_DIR / "smem" / "smem_M4096_N4096_K4096_b32x32.json"
+    result = invoke("compare", "--caches", "--strict", src)
+    assert result.exit_code == 1
+    assert "strict: 1 cache figures lie outside their tolerance" in result.stderr
+    assert "OUTSIDE 15%: -48" in result.stdout
+    ok = invoke("compare", "--caches", "--strict", TRACES_DIR / "naive" / "naive_M4096_N4096_K4096_b32x32.json")
+    assert ok.exit_code == 0, ok.stderr
+    assert "3/3 cache figures within their tolerance" in ok.stderr + ok.stdout
+
+
+def test_compare_rows_carry_the_relative_error_and_tolerance():
+    t = trace("naive", "naive_M257_N130_K65_b32x32.json")
+    frame = compare.compare([t], current_sha256(["naive"]), caches=True)
+    rows = frame[frame["metric"].isin(list(CACHE_BY_NAME))]
+    assert len(rows) == 5 and not rows["exact_claimed"].any()
+    l1 = rows[rows["metric"] == L1_HIT].iloc[0]
+    assert l1["tolerance"] == 0.02 and l1["rel_error"] == pytest.approx((l1["predicted"] - l1["measured"]) / t.metrics[LD])
+    dram = rows[rows["metric"] == DRAM_READ].iloc[0]
+    assert dram["tolerance"] == 0.05  # its arrays (0.2 MB) fit in L2
+    assert rows[rows["metric"] == DRAM_WRITE]["tolerance"].isna().all()  # reported, not claimed
+    plain = compare.compare([t], current_sha256(["naive"]))  # without caches: the rows of before
+    assert not plain["metric"].isin([L1_HIT]).any() or plain["tolerance"].isna().all()
+
+
+def warpsim(*args):
+    return subprocess.run([sys.executable, "-m", "warpsim", *map(str, args)], capture_output=True, text=True)
+
+
+def test_analyze_caches_table_json_and_csv():
+    table = warpsim("analyze", "naive", "--M", 4096, "--caches")
+    assert table.returncode == 0, table.stderr
+    assert "caches, predicted" in table.stdout and "Of 549.8 GB requested by the loads" in table.stdout
+    doc = json.loads(warpsim("analyze", "smem", "--M", 300, "--caches", "--format", "json").stdout)
+    assert doc["schema"] == 1 and doc["rows"]  # the analysis as before, and its caches
+    rows = {r["array"]: r for r in doc["caches"]["rows"]}
+    assert set(rows) == {"A", "B", "C"} and doc["caches"]["total"]["load_sectors"] == sum(
+        r["load_sectors"] for r in rows.values())
+    csv_lines = warpsim("analyze", "smem", "--M", 300, "--caches", "--format", "csv").stdout.splitlines()
+    assert csv_lines[0].startswith("kernel,M,N,K,block,grid,array,load_sectors,l1_hit_sectors") and len(csv_lines) == 5
+
+
+def test_roofline_places_the_kernel_at_its_dram_intensity():
+    r = json.loads(warpsim("roofline", "naive", "--M", 4096, "--format", "json").stdout)
+    assert 8e9 < r["dram_bytes"] < 9.5e9  # 8.52 GB read + 0.07 GB written, measured
+    assert r["dram_flop_per_byte"] == pytest.approx(r["flops"] / r["dram_bytes"])
+    assert r["dram_time_ms"] < r["sloped_time_ms"] / 10  # the caches absorb what the requested-bytes roof counts
+    plain = json.loads(warpsim("roofline", "naive", "--M", 256, "--no-caches", "--format", "json").stdout)
+    assert plain["dram_bytes"] is None
+
+
+def test_plot_caches_draws_the_ladder(tmp_path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "caches.png"
+    result = invoke("plot", "--caches", "--out", out, "--traces-dir", TRACES_DIR / "naive")
+    assert result.exit_code == 0, result.stderr
+    assert out.stat().st_size > 10_000
+    assert "naive: of 549.8 GB requested" in result.stdout

@@ -1,0 +1,45 @@
+"""Where the bytes go after L1: a model of the H200's memory hierarchy beside the exact counters.
+
+warpsim's counters are exact: the sectors each warp request asks L1 for. What L1 then serves,
+what goes on to L2 and what DRAM delivers depend on the cache state, so this package predicts
+them within tolerance classes (docs/CACHES.md), from the same `Site`s either front-end gives:
+
+    program    a launch's global accesses, their arrays' bytes, the blocks each is for
+    residency  blocks per SM (threads, registers, shared memory), L1's share of the 256 KB,
+               the dispatch of blocks to SMs and their start times (measured schedules)
+    stream     the order a block's accesses run in; the windows of iterations sampled
+    lanes      one access made concrete: lane addresses and masks, warp requests' lines
+    lru        a sectored set-associative LRU in numpy (L1)
+    l1         replaying sampled SMs' L1s: hit and fetch shares per access
+    tiles      every block's L2 traffic as tiles placed in time
+    footprint  the exact distinct sectors of a small launch
+    l2         the L2 request coalescer, the L2 and DRAM
+    model      all of it: `predict(program)` -> CachePrediction (per array and total)
+    hardware   every device figure, with its source
+
+Entry points: `caches_for(kernel, M, N, K, engine)` for a registered kernel, `caches_for_launch`
+for any kernel's `warpsim.sass.analyze.Kernel`.
+"""
+
+from __future__ import annotations
+
+
+def caches_for(kernel: str, M: int, N: int, K: int, block=None, engine: str = "sass"):
+    """The cache prediction of a registered kernel's launch, through its machine code (`sass`)
+    or its hand model (`model`)."""
+    from warpsim.caches import program
+    from warpsim.caches.model import predict
+
+    if engine == "model":
+        return predict(program.from_model(kernel, M, N, K, block))
+    from warpsim.engine import sass_kernel
+
+    return predict(program.from_machine_code(sass_kernel(kernel, M, N, K, block)[1]))
+
+
+def caches_for_launch(kernel):
+    """The cache prediction of any kernel's launch (a `warpsim.sass.analyze.Kernel`)."""
+    from warpsim.caches import program
+    from warpsim.caches.model import predict
+
+    return predict(program.from_machine_code(kernel))

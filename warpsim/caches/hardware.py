@@ -1,0 +1,59 @@
+"""The H200's memory hierarchy as the cache model sees it: sizes, each with where it comes from.
+
+Every figure the model uses is a field of `H200` below; nothing else in warpsim.caches hard-codes
+a device constant. Sizes are bytes unless a name says otherwise.
+
+Sources: /work/shared/H200-NCU.md (read off the H200: 132 SMs, 60 MiB L2, compute capability
+9.0), NVIDIA's Hopper tuning guide and CUDA programming guide for sm_90 (256 KB of combined L1
+and shared memory per SM; shared-memory capacities 0, 8, 16, 32, 64, 100, 132, 164, 196 and
+228 KB; 1 KB of shared memory reserved per block; 2048 threads, 32 blocks and 65536 registers
+per SM, registers allocated per warp in units of 256), and the committed measurements named
+where a figure is a choice of the model (docs/CACHES.md lists them all).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+KIB = 1024
+MIB = 1024 * KIB
+
+
+@dataclass(frozen=True)
+class Hierarchy:
+    name: str
+    sms: int  # streaming multiprocessors
+    sector: int  # bytes: the unit L1 fetches and L2 counts
+    line: int  # bytes: the unit L1 and L2 tag (4 sectors)
+    l1_and_shared: int  # bytes of SRAM per SM, split between L1 and shared memory
+    shared_capacities: tuple[int, ...]  # the carve-outs the driver can pick, bytes of shared memory
+    shared_reserved_per_block: int  # bytes the driver adds to each block's shared memory
+    l2: int  # bytes
+    l2_effective: int  # bytes: the stack distance at which half of the L2's re-uses miss (docs/CACHES.md)
+    l2_softness: int  # bytes: how gradually re-uses start to miss around l2_effective
+    l1_ways: int  # the model's associativity for L1, sets hashed (unpublished; no trace shows conflict misses)
+    max_threads_per_sm: int
+    max_blocks_per_sm: int
+    registers_per_sm: int
+    register_unit: int  # registers are allocated per warp in units of this many
+    max_warps_per_sm: int
+
+
+H200 = Hierarchy(
+    name="H200",
+    sms=132,
+    sector=32,
+    line=128,
+    l1_and_shared=256 * KIB,
+    shared_capacities=tuple(k * KIB for k in (0, 8, 16, 32, 64, 100, 132, 164, 196, 228)),
+    shared_reserved_per_block=1 * KIB,
+    l2=60 * MIB,
+    l2_effective=36 * MIB,
+    l2_softness=2 * MIB,
+    l1_ways=16,
+    max_threads_per_sm=2048,
+    max_blocks_per_sm=32,
+    registers_per_sm=65536,
+    register_unit=256,
+    max_warps_per_sm=64,
+)

@@ -1,0 +1,182 @@
+"""L1: what each SM's L1 serves of the global loads, from a replay of sampled SMs.
+
+For a few SMs spread over the launch (`sample_groups`), the blocks resident on each together
+(`warpsim.caches.residency`) replay the first iterations of every loop (warpsim.caches.stream)
+through that SM's L1: a sectored LRU of the bytes the shared-memory carve-out leaves
+(warpsim.caches.lru), allocating on loads and not on cp.async .BYPASS, stores or atomics. Per
+access, the share of its sectors that hit is measured twice, over the first half of the window
+(the loop's cold start) and over the second (its steady state), and extrapolated to the whole
+loop; the exact sector count of the access (warpsim.fast) times that share is the prediction.
+
+What the replay also yields, for the L2 model: per access the share of its sectors L1 fetches
+from L2 (its misses, less those merged in flight), and per stream (warpsim.caches.tiles) the
+distinct sectors a block touches per iteration of the stream's loop.
+
+Supported by: naive's L1 hit share, 0.992 at every size measured (its misses, 550M of 70.9G
+sectors at 4096^3, are within 3% of the sectors each block touches once: 16384 blocks x 32768);
+coalesced's 0.95 (= 1 - 32768 / 655360 per block); blocktile2d's C loads (8 loads of the same
+32 sectors per thread, back to back: 7 of 8 hit, the measured hits of 0.087-0.104 of all load
+sectors at 2048x1024x4096 and 4096^3 are its C re-touches, 0.097); smem's 0.000 at 4096^3 (each
+block touches each sector once) and 0.09 at 1000x1030x999 (a misaligned row's last sector is the
+next tile's first, still in L1 one K step later).
+
+Limitations: an L1 re-touch before the first touch's data came back (an in-flight miss) counts
+as a hit; stores neither allocate nor invalidate; the sampled SMs stand for all (a launch whose
+blocks differ, e.g. edge tiles, is averaged over the samples).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from warpsim.caches.hardware import H200, Hierarchy
+from warpsim.caches.lru import sectors, simulate
+from warpsim.caches.residency import FIRST_WAVE_GAPS, LATER_GAPS, Residency, co_resident
+from warpsim.caches.stream import Window, sample_records
+
+SAMPLES = 4  # SMs replayed (more where pieces of the launch need them)
+BUDGET = 200_000  # warp-request lines replayed, about: what the window of iterations is chosen for
+
+
+def group_of(block: int, res: Residency, blocks: int, k: int = 0) -> list[int]:
+    """The blocks resident with `block` on its SM (the k-th sample: which of the gaps measured
+    between co-resident blocks it takes, residency.FIRST_WAVE_GAPS or LATER_GAPS)."""
+    wave_first = (block // res.slots) * res.slots
+    gaps = FIRST_WAVE_GAPS if wave_first == 0 else LATER_GAPS
+    return co_resident(wave_first + (block - wave_first) % res.sms, res, blocks, gaps[k % len(gaps)])
+
+
+def sample_groups(program, res: Residency, samples: int = SAMPLES) -> list[list[int]]:
+    """Groups of co-resident blocks: SMs at evenly spaced blocks of the launch (the first and the
+    last included), and one more for every piece of the launch (machine code splits a launch at
+    edges) that none of those holds, so that every access is replayed."""
+    blocks = program.blocks
+    picks = dict.fromkeys(round(k * (blocks - 1) / max(1, samples - 1)) for k in range(samples))
+    groups = {tuple(group_of(b, res, blocks, k)) for k, b in enumerate(picks)}
+    gx, gy, _ = program.grid
+
+    def covered(ranges) -> bool:
+        for g in groups:
+            for b in g:
+                at = (b % gx, (b // gx) % gy, b // (gx * gy))
+                if all(lo <= v < hi for v, (lo, hi) in zip(at, ranges)):
+                    return True
+        return False
+
+    for ranges in dict.fromkeys(a.blocks for a in program.accesses):
+        if not covered(ranges):
+            (x0, _), (y0, _), (z0, _) = ranges
+            groups.add(tuple(group_of(x0 + gx * (y0 + gy * z0), res, blocks)))
+    return [list(g) for g in sorted(groups)]
+
+
+@dataclass
+class L1Replay:
+    """What the sampled SMs' L1s did, per access (arrays indexed like program.accesses) and per
+    stream (warpsim.caches.tiles)."""
+
+    hit_share: np.ndarray  # share of the access's sectors that hit in L1
+    fetch_share: np.ndarray  # share of them L1 asks L2 for (misses less those merged in flight)
+    distinct: np.ndarray  # per stream: distinct sectors a block touches per iteration of its loop (or in all)
+    simulated: int  # warp-request lines replayed
+
+
+def _extrapolate(cold: np.ndarray, counted: np.ndarray, asked: np.ndarray, scale: float) -> float:
+    """The share counted/asked over the whole loop: the window's cold half as it is, its warm
+    half standing for every later iteration."""
+    a_c, a_w = asked[cold].sum(), asked[~cold].sum()
+    h_c, h_w = counted[cold].sum(), counted[~cold].sum()
+    if a_w > 0 and scale > 1:
+        rest = (a_c + a_w) * scale - a_c
+        return float((h_c + h_w * rest / a_w) / (a_c + rest))
+    return float((h_c + h_w) / max(1, a_c + a_w))
+
+
+def replay(program, res: Residency, stream_of: np.ndarray, hw: Hierarchy = H200, samples: int = SAMPLES,
+           budget: int = BUDGET) -> L1Replay:
+    groups = sample_groups(program, res, samples)
+    window = Window.choose(program, groups, budget)
+    rec = sample_records(program, groups, window).sorted()
+    n = len(program.accesses)
+    allocating = np.array([a.l1 for a in program.accesses], dtype=bool)
+    hit = np.zeros(len(rec.line), dtype=np.uint8)
+    use = allocating[rec.access] if len(rec.line) else np.zeros(0, dtype=bool)
+    if use.any():
+        result = simulate(rec.line[use], rec.mask[use], res.l1_bytes // hw.line, hw.l1_ways, group=rec.group[use])
+        hit[use] = result["hit"]
+    if program.synchronized:
+        hit, merged = in_flight(rec, hit)
+    else:
+        merged = np.zeros_like(hit)
+    asked, got, joined = sectors(rec.mask), sectors(hit), sectors(merged)
+    hit_share, fetch_share = np.zeros(n), np.ones(n)
+    for ai in range(n):
+        sel = rec.access == ai
+        if not sel.any():
+            continue
+        scale = window.scale(program.accesses[ai].site)
+        hit_share[ai] = _extrapolate(rec.cold[sel], got[sel], asked[sel], scale)
+        fetch_share[ai] = _extrapolate(rec.cold[sel], asked[sel] - got[sel] - joined[sel], asked[sel], scale)
+    distinct = np.zeros(int(stream_of.max()) + 1 if n else 0)
+    for sid in range(len(distinct)):
+        sel = np.isin(rec.access, np.flatnonzero(stream_of == sid))
+        if not sel.any():
+            continue
+        # per (block, iteration) the stream runs: a triangular loop's blocks differ in trip count
+        runs = len(np.unique(rec.block[sel] * (1 << 32) + rec.iteration[sel] + 1))
+        distinct[sid] = distinct_sectors(rec.line[sel], rec.mask[sel], rec.block[sel]) / runs
+    return L1Replay(hit_share, fetch_share, distinct, len(rec.line))
+
+
+def distinct_sectors(line: np.ndarray, mask: np.ndarray, block: np.ndarray) -> int:
+    """Distinct (block, sector) pairs among records."""
+    _, blk = np.unique(block, return_inverse=True)
+    total = 0
+    for k in range(4):
+        on = ((mask >> k) & 1) == 1
+        total += len(np.unique(line[on] * 1024 + blk.ravel()[on]))
+    return total
+
+
+def in_flight(rec, hit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Blocks whose loops wait at a barrier run in lockstep with the blocks sharing their SM: a
+    sector one block fetches at an access is still on its way when the other blocks ask for it
+    at the same access (the same instruction and iteration), so for them it is a miss that
+    fetches nothing (merged with the first). A block that waits for a tile whose fetch another
+    block started is released when that fetch returns, which holds them together. Warps of one
+    block are not held to this (naive's 32 warps re-read each A sector at once, and 99.2% of its
+    sectors hit). Returns the corrected hit masks and the masks of merged sectors.
+
+    Supported by: smem at 1000x1030x999 (a barrier in its K loop), whose co-resident blocks b and
+    b + 132 (the grid is 33 wide) read the same B tile at every K step: 0.092 of its sectors
+    hit, the share its misaligned rows alone explain (counting the second block's B sectors as
+    hits gives 0.33); and coalesced at the same size (no barrier), whose co-resident blocks
+    share B rows alike: 0.953 hit, as many as counting them all as hits gives."""
+    n = len(rec.line)
+    if n == 0:
+        return hit, np.zeros(0, dtype=np.uint8)
+    changed = np.ones(n, dtype=bool)  # records are sorted by (group, key): an instance is a run
+    changed[1:] = (rec.group[1:] != rec.group[:-1]) | np.any(rec.key[1:, :-2] != rec.key[:-1, :-2], axis=1)
+    instance = np.cumsum(changed)
+    merged = np.zeros(n, dtype=np.uint8)
+    for k in range(4):
+        has = np.flatnonzero((rec.mask >> k) & 1)
+        if len(has) == 0:
+            continue
+        sector = rec.line[has] * 4 + k
+        order = np.lexsort((has, sector, instance[has], rec.group[has]))
+        idx = has[order]
+        sec, inst, grp = sector[order], instance[idx], rec.group[idx]
+        start = np.ones(len(idx), dtype=bool)
+        start[1:] = (sec[1:] != sec[:-1]) | (inst[1:] != inst[:-1]) | (grp[1:] != grp[:-1])
+        head = np.maximum.accumulate(np.where(start, np.arange(len(idx)), 0))
+        first = idx[head]
+        first_missed = ((hit[first] >> k) & 1) == 0
+        other_block = rec.block[idx] != rec.block[first]
+        turn = ~start & first_missed & other_block & (((hit[idx] >> k) & 1) == 1)
+        bit = np.uint8(1 << k)
+        hit[idx[turn]] &= np.uint8(~bit & 0xF)
+        merged[idx[turn]] |= bit
+    return hit, merged

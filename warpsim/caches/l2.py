@@ -1,0 +1,165 @@
+"""L2 and DRAM: the tiles every block asks for, in time, through the L2 request coalescer and an
+LRU whose capacity is soft.
+
+Two things happen to a tile that L1s ask for (warpsim.caches.tiles):
+
+1. Coalescing. GH100 puts a request coalescer (ncu's unit `lrc`: `lrc__request_sectors_op_read_
+   coalescing_achieved_type_hardware`, tests/fixtures/ncu_sass/gh100_metric_names.txt) between
+   the crossbar and the L2 slices: read requests of several SMs for one sector that meet there
+   become one L2 request. `lts__t_sectors_srcunit_tex_op_read` counts what is left. Blocks of
+   the launch's first wave start together and run alike, so the k blocks asking for one tile
+   at one step make min(k, FIRST_WAVE x blocks per SM) requests (more blocks on an SM spread
+   its requests out); in later waves, where blocks start one after another, LATER_SHARE of the
+   k - 1 repeated requests coalesce.
+2. Caching. The L2 keeps tiles in least-recently-used order; a tile re-used after d bytes of
+   other tiles (its stack distance) misses with a chance that rises from 0 to 1 around the
+   effective capacity (hardware.l2_effective, 36 MiB, over l2_softness, 2 MiB): a miss, and a
+   tile's first use, read it from DRAM (its distinct sectors); a stored tile is dirty and is
+   written to DRAM when evicted (what is still dirty when the kernel ends stays in L2: ncu's
+   DRAM writes of the kernel do not see it).
+
+Supported by: (1) blocktile2d, vectorized and warptile at 2048x1024x4096 (128 blocks, one
+wave): no block re-reads a sector (L1 hits are C's re-reads alone), yet L2 read sectors are
+0.43, 0.42 and 0.70 of L1's missed sectors: each A and B sector (8 and 16 blocks read it) is
+read from L2 4.5, 4.5 and 7.4 times; in launches of many waves L2 reads are 0.94-0.99 of the
+misses (smem, naive, coalesced at 4096^3). FIRST_WAVE and LATER_SHARE are the pair that puts
+the most L2 read sectors of the 121 traces within 10% (73; 65-72 for 4, 7 and 0, 0.08).
+(2) DRAM reads equal the matrices once (within 1%) when they fit; at 4096^3 naive re-reads B
+once per block row (8.52 GB = 127 x 67 MB: its staggered slots put the next reader of a B
+column half a block later, after 63 MB of other tiles), coalesced once per two (4.33 GB: in
+waves, b and b + 128 share a wave for half the blocks); at 3072^3, 1.8x the L2, the ladder
+reads 1.4-8.4x its matrices, which a hard 60 MiB LRU predicts as 1.0x (no re-read's distance
+reaches 60 MiB): 36 MiB over 2 MiB is the pair that puts the most DRAM reads of the 2560^3,
+3072^3, 4096^3 and fitting launches within 15% (47 of 59; 44-46 for 34-40 MiB, 2-3 MiB), about
+the 30 MiB of one of the L2's two partitions.
+
+Limitations: the L2 is one LRU over tiles (its two partitions, hashing and replacement policy
+are stood for by the soft capacity); tiles are the granularity of eviction; the coalescer's
+timing is two constants fitted to the launches named above, not a model of its window.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+FIRST_WAVE = 5.0  # L2 requests per tile step among the first wave's blocks (at most one per block)
+LATER_SHARE = 0.04  # share of a later wave's repeated requests for one tile step that coalesce
+
+
+@dataclass
+class L2Result:
+    """Per array (the events' arrays): sectors read from L2 by L1, bytes read from and written
+    to DRAM; all floats (sampled and scaled)."""
+
+    arrays: list
+    l2_read: np.ndarray
+    dram_read: np.ndarray
+    dram_write: np.ndarray
+
+
+def coalesced_requests(ev, per_sm: int, first_wave: float = FIRST_WAVE, later: float = LATER_SHARE) -> np.ndarray:
+    """Per event, the share of its fetched sectors that reach L2 (the rest coalesce with another
+    block's request for the same tile at the same time)."""
+    n = len(ev.time)
+    if n == 0:
+        return np.zeros(0)
+    order = np.lexsort((ev.block, ev.time, ev.tile))
+    tile, time, block, wave = ev.tile[order], ev.time[order], ev.block[order], ev.wave[order]
+    start = np.ones(n, dtype=bool)
+    start[1:] = (tile[1:] != tile[:-1]) | (time[1:] != time[:-1])
+    group = np.cumsum(start) - 1
+    k = np.bincount(group).astype(float)
+    first = wave[start] == 0
+    requests = np.where(first, np.minimum(k, first_wave * per_sm), k - later * (k - 1))
+    share = np.empty(n)
+    share[order] = (requests / k)[group]
+    return share
+
+
+def miss_probability(distance: np.ndarray | float, capacity: float, width: float) -> np.ndarray:
+    """The chance that a tile re-used after `distance` bytes of other tiles (its LRU stack
+    distance) is gone: a soft step at `capacity`, `width` wide (a logistic)."""
+    return 1.0 / (1.0 + np.exp(-(np.asarray(distance, dtype=float) - capacity) / width))
+
+
+def stack_distances(ev, limit: float, sector: int = 32, bucket: float = 1 << 20):
+    """Per event: the bytes of distinct other tiles used since the tile's last use (its LRU
+    stack distance; inf at a tile's first use, and once it exceeds `limit`, past which every
+    re-use misses), and whether it is the first event of its (tile, time) group (the others use
+    the same fetch). At the end, per tile still dirty: (its last event, its stack distance then).
+    A tile keeps the size of its first use.
+
+    The LRU stack is kept in buckets of about `bucket` bytes (a tile's distance is the bytes in
+    the buckets newer than its own), so a use costs a sum over the newest buckets, as many as
+    `limit` needs."""
+    n = len(ev.time)
+    distance = np.full(n, np.inf)
+    leader = np.zeros(n, dtype=bool)
+    tiles, sizes, times = ev.tile.tolist(), (ev.size * sector).tolist(), ev.time.tolist()
+    writes = (ev.written > 0).tolist()
+    where: dict = {}  # tile -> bucket index
+    size_of: dict = {}
+    buckets: list[float] = [0.0]
+    reach = int(4 * limit // bucket) + 2  # newest buckets summed before a distance counts as past limit
+    dirty: dict = {}  # tile -> event of its last write
+
+    def depth(b: int) -> float:
+        newer = buckets[max(b + 1, len(buckets) - reach):]
+        d = sum(newer)
+        if b + 1 < len(buckets) - reach and d < limit:
+            d = sum(buckets[b + 1:])
+        return d if d < limit else np.inf
+
+    previous = None
+    for i in range(n):
+        t = tiles[i]
+        key = (t, times[i])
+        if key == previous:
+            if writes[i]:
+                dirty[t] = i
+            continue
+        previous = key
+        leader[i] = True
+        b = where.get(t)
+        if b is not None:
+            distance[i] = depth(b)
+            buckets[b] -= size_of[t]
+        if buckets[-1] >= bucket:
+            buckets.append(0.0)
+        where[t] = len(buckets) - 1
+        size_of[t] = sizes[i] if b is None else size_of[t]
+        buckets[-1] += size_of[t]
+        if writes[i]:
+            dirty[t] = i
+    ends = [(i, depth(where[t])) for t, i in dirty.items()]
+    return distance, leader, ends
+
+
+def cache(ev, capacity: float, width: float, sector: int = 32) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Expected DRAM bytes read and written per event, and the chance each event's tile missed.
+
+    A tile's first use reads it from DRAM (unless it is only stored); a re-use misses with
+    `miss_probability` of its stack distance; a dirty tile is written back when it is evicted,
+    which is charged to the write (DRAM writes during the kernel: what is still in L2 at its
+    end is not counted, as ncu does not count it)."""
+    distance, leader, ends = stack_distances(ev, capacity + 12 * width, sector)
+    p = np.where(np.isinf(distance), 1.0, miss_probability(np.where(np.isinf(distance), 0, distance), capacity, width))
+    p = np.where(leader, p, 0.0)
+    read = np.where(ev.reads, p * ev.size * sector, 0.0)
+    write = np.zeros(len(p))
+    for i, d in ends:
+        dirty = min(ev.written[i], ev.size[i])  # distinct sectors written (a store request may move more)
+        write[i] += (1.0 if np.isinf(d) else float(miss_probability(d, capacity, width))) * dirty * sector
+    return read, write, p
+
+
+def simulate(ev, capacity_bytes: int, width: float, per_sm: int) -> L2Result:
+    """`per_sm`: blocks resident on one SM in the launch's first wave."""
+    read, write, missed = cache(ev, capacity_bytes, width)
+    share = coalesced_requests(ev, per_sm)
+    k = len(ev.arrays)
+    l2_read = np.bincount(ev.array, weights=ev.fetched * share, minlength=k)
+    return L2Result(ev.arrays, l2_read, np.bincount(ev.array, weights=read, minlength=k),
+                    np.bincount(ev.array, weights=write, minlength=k))

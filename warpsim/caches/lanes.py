@@ -1,0 +1,75 @@
+"""One access made concrete: lane addresses and masks at chosen blocks and iterations, and the
+(line, sector mask) pairs each warp request asks L1 for.
+
+`lanes` evaluates a `Site` the way `warpsim.fast.count_site` does for one representative, but at
+the given values of its launch dimensions and with whole byte addresses (not modulo 128): the
+address is `base + sum(coef[d] * value[d]) + thread part`, the lanes that reach the instruction
+and are not predicated off come from its condition formulas. `requests` turns (n, 32) addresses
+into the distinct 128-byte lines each warp request touches, with a 4-bit mask of its sectors.
+
+Limitations: an access is taken to lie in the sector of its first byte (true of every aligned
+access of up to 32 bytes, which is all that nvcc emits for these kernels).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from warpsim import formula as F
+from warpsim.fast import as_formula
+
+SECTOR = 32
+SECTORS_PER_LINE = 4
+NONE = np.iinfo(np.int64).max
+
+
+def block_values(access, bx: np.ndarray, by: np.ndarray, bz: np.ndarray) -> tuple[dict, np.ndarray]:
+    """The values of the site's block dimensions for blocks (bx, by, bz), and which of the blocks
+    the site is for (its piece of the launch)."""
+    values, inside = {}, np.ones(len(bx), dtype=bool)
+    for axis, b, (lo, hi) in zip("xyz", (bx, by, bz), access.blocks):
+        inside &= (b >= lo) & (b < hi)
+        values[f"blockIdx.{axis}"] = b - lo
+    return values, inside
+
+
+def lanes(access, threads: int, values: dict[str, np.ndarray], g: int) -> tuple[np.ndarray, np.ndarray]:
+    """(g, threads) int64 byte addresses and bool live lanes of one access at g points, `values`
+    giving each launch dimension of the site (g,) values."""
+    site = access.site
+    shift = np.full(g, access.base, dtype=np.int64)
+    for d, c in site.address.coef.items():
+        shift += np.int64(c) * values[d]
+    thread = np.broadcast_to(np.asarray(site.address.thread, dtype=np.int64), (threads,))
+    addr = shift[:, None] + thread[None, :]
+    region, pred = as_formula(site.region), as_formula(site.predicate)
+    holds = {}
+    for atom in F.atoms(region) + F.atoms(pred):
+        if atom.key not in holds:
+            s = np.zeros(g, dtype=np.int64)
+            for d, c in atom.coef:
+                s += np.int64(c) * values[d]
+            holds[atom.key] = atom.holds(s)
+    live = F.evaluate(region, holds, (g, threads)) & F.evaluate(pred, holds, (g, threads))
+    return addr, live
+
+
+def requests(addr: np.ndarray, live: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per warp request (a row of 32 lanes): the distinct lines it touches. Returns (row, line,
+    sector mask) arrays, rows in order and lines ascending within a row; rows with no live lane
+    give nothing."""
+    sectors = np.where(live, addr // SECTOR, NONE)
+    sectors.sort(axis=1)
+    fresh = np.ones(sectors.shape, dtype=bool)
+    fresh[:, 1:] = sectors[:, 1:] != sectors[:, :-1]
+    fresh &= sectors != NONE
+    row, col = np.nonzero(fresh)
+    sector = sectors[row, col]
+    line = sector // SECTORS_PER_LINE
+    bit = (np.uint8(1) << (sector % SECTORS_PER_LINE).astype(np.uint8)).astype(np.uint8)
+    if len(line) == 0:
+        return row, line, bit
+    start = np.ones(len(line), dtype=bool)
+    start[1:] = (row[1:] != row[:-1]) | (line[1:] != line[:-1])
+    first = np.flatnonzero(start)
+    return row[first], line[first], np.bitwise_or.reduceat(bit, first)

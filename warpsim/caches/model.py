@@ -1,0 +1,130 @@
+"""The cache figures of one launch: per array and in total, L1 hit sectors of global loads, L2
+read and write sectors from L1, DRAM read and write bytes.
+
+    Program --residency--> blocks per SM, L1 bytes, dispatch
+            --l1.replay--> per access: L1 hit and fetch shares; per stream: distinct sectors
+            --fast.count_site--> exact sectors per access (the shares apply to them)
+            --tiles.events--> every block's L2 tiles in time
+            --l2.simulate--> coalesced L2 reads, DRAM reads and writes
+
+Figures are predictions within tolerance classes, not exact counts (docs/CACHES.md); they are
+rounded to whole sectors and bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from warpsim.caches import footprint, l1, l2, tiles
+from warpsim.caches.hardware import H200, Hierarchy
+from warpsim.caches.residency import Residency, dispatch_mode, residency
+from warpsim.fast import count_site
+
+#: Bytes every launch reads from DRAM besides its arrays: axpy_float2 (traces/sass/axpy_float2)
+#: reads 2752 and 2688 bytes more than its two vectors at n = 97 and 1000.
+FIXED_DRAM_READ = 2720
+
+FIELDS = ("load_sectors", "l1_hit_sectors", "l2_read_sectors", "l2_write_sectors", "dram_read_bytes",
+          "dram_write_bytes")
+
+
+@dataclass
+class CacheRow:
+    """One array's figures (or the total's): sectors are 32 bytes."""
+
+    array: str
+    load_sectors: int = 0  # global load sectors L1 is asked for (exact, as `analyze` counts them)
+    l1_hit_sectors: int = 0  # of those, served by L1
+    l2_read_sectors: int = 0  # sectors L1 reads from L2 (after the L2 request coalescer)
+    l2_write_sectors: int = 0  # sectors L1 writes to L2 (stores)
+    dram_read_bytes: int = 0
+    dram_write_bytes: int = 0
+
+    def as_dict(self) -> dict:
+        return {"array": self.array, **{f: getattr(self, f) for f in FIELDS}}
+
+
+@dataclass
+class CachePrediction:
+    kernel: str
+    rows: list[CacheRow]
+    residency: Residency
+    dispatch: str  # waves | staggered
+    footprint_bytes: int | None = None  # the launch's arrays (buffers), bytes
+    l2_bytes: int = 0  # the L2's size: the arrays fit when footprint_bytes <= l2_bytes
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def fits(self) -> bool | None:
+        """Whether the launch's arrays fit in L2 together (None: unknown)."""
+        return None if self.footprint_bytes is None else self.footprint_bytes <= self.l2_bytes
+
+    @property
+    def total(self) -> CacheRow:
+        t = CacheRow("total")
+        for r in self.rows:
+            for f in FIELDS:
+                setattr(t, f, getattr(t, f) + getattr(r, f))
+        return t
+
+    def as_dict(self) -> dict:
+        res = self.residency
+        return {"blocks_per_sm": res.blocks_per_sm, "l1_bytes": res.l1_bytes, "dispatch": self.dispatch,
+                "footprint_bytes": self.footprint_bytes, "fits_in_l2": self.fits,
+                "rows": [r.as_dict() for r in self.rows], "total": self.total.as_dict()}
+
+
+def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePrediction:
+    """Predict the cache figures of a launch (warpsim.caches.program.Program); `mode` forces
+    the dispatch (waves or staggered) instead of `residency.dispatch_mode`'s rule."""
+    res = residency(program.threads, program.registers, program.shared_bytes, hw)
+    counts = [count_site(a.site, program.threads) for a in program.accesses]
+    sectors = np.array([c.get("sectors", 0) for c in counts], dtype=float)
+    lines = sum(c.get("lines", 0) for c, a in zip(counts, program.accesses) if a.op == "load")
+    reqs = sum(c.get("requests", 0) for c, a in zip(counts, program.accesses) if a.op == "load")
+    mode = mode or dispatch_mode(lines / reqs if reqs else 0.0)
+    stream_of, keys = tiles.streams(program)
+    rep = l1.replay(program, res, stream_of, hw)
+    loads = np.array([a.op == "load" for a in program.accesses])
+    stores = np.array([a.op == "store" for a in program.accesses])
+    fetched = np.where(loads, sectors * rep.fetch_share, 0.0)
+    fetched = np.where(~loads & ~stores, sectors, fetched)  # atomics go to L2 whole
+    written = np.where(~loads, sectors, 0.0)
+    ev = tiles.events(program, res, mode, fetched, rep.distinct, written, stream_of, keys)
+    _fit_footprint(ev, footprint.exact(program))
+    first_wave_per_sm = min(res.blocks_per_sm, -(-program.blocks // hw.sms))
+    result = l2.simulate(ev, hw.l2_effective, hw.l2_softness, first_wave_per_sm)
+    rows = {name: CacheRow(name) for name in program.arrays()}
+    for a, s, share, is_load, is_store in zip(program.accesses, sectors, rep.hit_share, loads, stores):
+        r = rows[a.array]
+        if is_load:
+            r.load_sectors += int(s)
+            r.l1_hit_sectors += share * s
+        if is_store:
+            r.l2_write_sectors += int(s)
+    for name, read, dr, dw in zip(result.arrays, result.l2_read, result.dram_read, result.dram_write):
+        r = rows[name]
+        r.l2_read_sectors, r.dram_read_bytes, r.dram_write_bytes = read, dr, dw
+    for r in rows.values():
+        for f in FIELDS:
+            setattr(r, f, int(round(getattr(r, f))))
+    ordered = sorted(rows.values(), key=lambda r: r.array)
+    if ordered:  # what every launch reads once besides its data (its code, its parameters): in the first row
+        ordered[0].dram_read_bytes += FIXED_DRAM_READ
+    return CachePrediction(program.name, ordered, res, mode, program.footprint_bytes, hw.l2)
+
+
+def _fit_footprint(ev, exact: dict | None) -> None:
+    """Scale each array's tile sizes so that its distinct tiles add up to the exact count."""
+    if not exact:
+        return
+    _, first = np.unique(ev.tile, return_index=True)
+    for i, name in enumerate(ev.arrays):
+        if name not in exact:
+            continue
+        mine = first[(ev.array[first] == i) & ev.reads[first]]
+        total = ev.size[mine].sum()
+        if total > 0:
+            ev.size[ev.array == i] *= exact[name] / total

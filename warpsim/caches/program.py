@@ -1,0 +1,148 @@
+"""A launch's global memory instructions in program order, with where each one's bytes live.
+
+Both front-ends give the same `warpsim.trace.Site`s; the cache model needs three things more:
+the byte address of each array (hand models address each matrix from 0; machine code gives
+absolute addresses), the blocks a machine-code site stands for (the SASS engine runs a launch in
+pieces of block indices where an edge decides a value, and a piece's sites count its block
+indices from the piece's first), and whether an access allocates in L1. `Program` holds them.
+
+    hand model:   warpsim.engine.trace(kernel, M, N, K)  --> sites   (+ the cubin's resources)
+    machine code: warpsim.sass.machine.Machine per piece --> sites, each with its piece
+
+Limitations: sites are kept in the order the front-end records them, which is program order
+within a loop body and along the kernel (the order the cache model interleaves warps in).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from warpsim.trace import Site
+
+#: Where a hand model's matrices sit: 2**40 bytes apart, 2**28 past a 4 GiB boundary, as the
+#: SASS engine places a launch's buffers (warpsim.sass.launch), so both engines see one layout.
+BUFFER_STRIDE = 1 << 40
+BUFFER_OFFSET = 1 << 28
+HAND_MODEL_ARRAYS = ("A", "B", "C")
+
+
+@dataclass(frozen=True)
+class Access:
+    """One global memory instruction (one path through it) of a launch."""
+
+    site: Site
+    order: int  # position in program order
+    base: int  # bytes added to the site's addresses
+    blocks: tuple[tuple[int, int], ...]  # per axis x, y, z: the [start, stop) of block indices it is for
+    l1: bool  # allocates in L1 (loads; not cp.async .BYPASS, not stores or atomics)
+
+    @property
+    def array(self) -> str:
+        return self.site.array
+
+    @property
+    def op(self) -> str:
+        return self.site.op
+
+
+@dataclass(frozen=True)
+class Program:
+    """The global accesses of one launch, and what occupancy needs to know of its kernel."""
+
+    name: str
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    threads: int  # per block, padded to whole warps (the sites' thread parts have this length)
+    accesses: tuple[Access, ...]
+    registers: int  # per thread
+    shared_bytes: int  # per block (static and dynamic)
+    synchronized: bool = False  # a loop of the kernel holds a barrier (__syncthreads: BAR in the SASS)
+    footprint_bytes: int | None = None  # bytes of the launch's arrays (None: a buffer's size is not declared)
+
+    @property
+    def blocks(self) -> int:
+        return self.grid[0] * self.grid[1] * self.grid[2]
+
+    def arrays(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for a in self.accesses:
+            seen.setdefault(a.array, None)
+        return list(seen)
+
+
+def _allocates(site: Site, mods: tuple[str, ...] = ()) -> bool:
+    return site.op == "load" and "BYPASS" not in mods
+
+
+def from_model(kernel: str, M: int, N: int, K: int, block=None) -> Program:
+    """A registered kernel through its hand model; registers and shared memory from its cubin."""
+    from warpsim.engine import sass_kernel, trace
+
+    k = trace(kernel, M, N, K, block)
+    _, machine = sass_kernel(kernel, M, N, K, block)
+    function = machine.program.function
+    base = {name: BUFFER_OFFSET + i * BUFFER_STRIDE for i, name in enumerate(HAND_MODEL_ARRAYS)}
+    grid = (k.gridDim.x, k.gridDim.y, 1)
+    accesses = tuple(Access(s, i, base[s.array], tuple((0, n) for n in grid), _allocates(s))
+                     for i, s in enumerate(k.sites) if s.space == "global")
+    return Program(kernel, grid, (k.blockDim.x, k.blockDim.y, 1), k.threads, accesses, function.registers,
+                   function.shared_bytes, barrier_in_loop(machine.program), 4 * (M * K + K * N + M * N))
+
+
+def from_machine_code(kernel) -> Program:
+    """Any kernel (a `warpsim.sass.analyze.Kernel`) through its machine code."""
+    sites, threads = pieces(kernel)
+    by_pc = kernel.program.by_pc
+    accesses = []
+    for i, (s, ranges) in enumerate(sites):
+        if s.space != "global":
+            continue
+        mods = by_pc[s.pc].mods if s.pc in by_pc else ()
+        accesses.append(Access(s, i, 0, tuple(ranges[a] for a in "xyz"), _allocates(s, mods)))
+    function = kernel.program.function
+    buffers = kernel.launch.launch(function.shared_vars).buffers
+    sizes = [b.nbytes for b in buffers]
+    footprint = sum(sizes) if sizes and None not in sizes else None
+    return Program(kernel.name, tuple(kernel.launch.grid), tuple(kernel.launch.block), threads, tuple(accesses),
+                   function.registers, function.shared_bytes, barrier_in_loop(kernel.program), footprint)
+
+
+def barrier_in_loop(program) -> bool:
+    """Whether a loop of the machine code waits at a barrier (BAR.SYNC: `__syncthreads()`)."""
+    bars = [i.pc for i in program.instructions if i.opcode == "BAR"]
+    return any(pc in loop.body for pc in bars for loop in program.loops.values())
+
+
+def pieces(kernel) -> tuple[list[tuple[Site, dict]], int]:
+    """The sites of `warpsim.sass.analyze.trace`, each with the block ranges of its piece.
+
+    Why not `trace` itself: a piece's sites count block indices from the piece's start and do
+    not say where it is, which counting needs not but placing blocks in time does."""
+    from warpsim.errors import UsageError
+    from warpsim.sass.analyze import MAX_PIECES, _site
+    from warpsim.sass.machine import Machine
+    from warpsim.sass.values import EngineError, SplitRequest
+
+    launch = kernel.launch.launch(kernel.program.function.shared_vars)
+    todo = [{axis: (0, n) for axis, n in zip("xyz", launch.grid)}]
+    out: list[tuple[Site, dict]] = []
+    threads = 0
+    while todo:
+        ranges = todo.pop()
+        found: list[Site] = []
+        m = Machine(kernel.program, launch, lambda a: found.append(_site(a)), ranges=ranges)
+        threads = m.threads
+        try:
+            m.run()
+        except SplitRequest as split:
+            axis, (start, stop) = split.dim[-1], ranges[split.dim[-1]]
+            cuts = sorted({c for c in split.cuts if start < c < stop})
+            if not cuts or len(todo) + len(cuts) + 1 > MAX_PIECES:
+                raise UsageError(f"{kernel.name}: {split}: warpsim cannot count this launch exactly") from None
+            bounds = [start, *cuts, stop]
+            todo += [{**ranges, axis: (lo, hi)} for lo, hi in zip(bounds[:-1], bounds[1:])]
+            continue
+        except EngineError as e:
+            raise UsageError(f"{kernel.name}: {e}") from None
+        out += [(s, ranges) for s in found]
+    return out, threads

@@ -1,0 +1,70 @@
+"""Presenting a CachePrediction: the table `warpsim analyze --caches` prints, its JSON and CSV,
+and seed 000's sentence.
+
+The sentence answers seed 000's question for any launch: of the bytes the loads request, how
+many the L1 served (requested less what L1 read from L2), how many the L2 served (its read
+sectors less what came from DRAM), and how many came from DRAM (its read bytes). The three add
+up to the requested bytes. (A sector L2 sends serves as many requested bytes as its lanes ask
+for; counting L2's and DRAM's shares in the bytes they move is what the sentence's "came from"
+means here: the traffic each level carried.)
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from warpsim.caches.model import FIELDS, CachePrediction
+from warpsim.terminal import Column, Count, layouts
+
+SECTOR = 32
+GB = 1e9
+
+COLUMNS = [Column("array", numeric=False), Column("load sectors"), Column("L1 hit sectors"), Column("L1 hit %"),
+           Column("L2 read sectors"), Column("L2 write sectors"), Column("DRAM read bytes"),
+           Column("DRAM write bytes")]
+
+
+def _cells(r) -> list:
+    share = f"{r.l1_hit_sectors / r.load_sectors:.1%}" if r.load_sectors else ""
+    return [r.array, Count(r.load_sectors), Count(r.l1_hit_sectors), share, Count(r.l2_read_sectors),
+            Count(r.l2_write_sectors), Count(r.dram_read_bytes), Count(r.dram_write_bytes)]
+
+
+def cache_layouts(p: CachePrediction) -> list:
+    """The cache table: one row per array and a total, in the forms `terminal.fit` picks from."""
+    res = p.residency
+    start = "in waves" if p.dispatch == "waves" else "staggered"
+    title = (f"caches, predicted for the H200 ({res.blocks_per_sm} blocks/SM, {res.l1_bytes // 1024} KB of L1, "
+             f"starts {start}): within tolerances, docs/CACHES.md")
+    cells = [_cells(r) for r in p.rows] + [_cells(p.total)]
+    return layouts(title, COLUMNS, cells, bold_last=True)
+
+
+def to_csv(launch: dict, p: CachePrediction) -> str:
+    """One header line, then a row per array and the total: the launch's keys, then the figures."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=[*launch, "array", *FIELDS], lineterminator="\n")
+    writer.writeheader()
+    for r in [*p.rows, p.total]:
+        writer.writerow({**launch, **r.as_dict()})
+    return out.getvalue()
+
+
+def shares(p: CachePrediction, requested_bytes: int) -> tuple[float, float, float]:
+    """(from L1, from L2, from DRAM) in bytes, adding up to `requested_bytes` (see the module)."""
+    t = p.total
+    l2 = min(t.l2_read_sectors * SECTOR, requested_bytes)
+    dram = min(t.dram_read_bytes, l2)
+    return requested_bytes - l2, l2 - dram, dram
+
+
+def sentence(p: CachePrediction, requested_bytes: int) -> str:
+    """`Of 549.8 GB requested, 532.6 GB came from L1, 8.7 GB from L2 and 8.5 GB from DRAM.`"""
+    l1, l2, dram = shares(p, requested_bytes)
+
+    def gb(x: float) -> str:
+        return f"{x / GB:.1f} GB" if x >= 0.05 * GB else f"{x / 1e6:.1f} MB"
+
+    return (f"Of {gb(requested_bytes)} requested by the loads, {gb(l1)} came from L1, {gb(l2)} from L2 and "
+            f"{gb(dram)} from DRAM (predicted).")
