@@ -118,31 +118,7 @@ def pieces(kernel) -> tuple[list[tuple[Site, dict]], int]:
 
     Why not `trace` itself: a piece's sites count block indices from the piece's start and do
     not say where it is, which counting needs not but placing blocks in time does."""
-    from warpsim.errors import UsageError
-    from warpsim.sass.analyze import MAX_PIECES, _site
-    from warpsim.sass.machine import Machine
-    from warpsim.sass.values import EngineError, SplitRequest
+    from warpsim.sass.analyze import pieces as sass_pieces
 
-    launch = kernel.launch.launch(kernel.program.function.shared_vars)
-    todo = [{axis: (0, n) for axis, n in zip("xyz", launch.grid)}]
-    out: list[tuple[Site, dict]] = []
-    threads = 0
-    while todo:
-        ranges = todo.pop()
-        found: list[Site] = []
-        m = Machine(kernel.program, launch, lambda a: found.append(_site(a)), ranges=ranges)
-        threads = m.threads
-        try:
-            m.run()
-        except SplitRequest as split:
-            axis, (start, stop) = split.dim[-1], ranges[split.dim[-1]]
-            cuts = sorted({c for c in split.cuts if start < c < stop})
-            if not cuts or len(todo) + len(cuts) + 1 > MAX_PIECES:
-                raise UsageError(f"{kernel.name}: {split}: warpsim cannot count this launch exactly") from None
-            bounds = [start, *cuts, stop]
-            todo += [{**ranges, axis: (lo, hi)} for lo, hi in zip(bounds[:-1], bounds[1:])]
-            continue
-        except EngineError as e:
-            raise UsageError(f"{kernel.name}: {e}") from None
-        out += [(s, ranges) for s in found]
-    return out, threads
+    found, threads = sass_pieces(kernel)
+    return [(site, ranges) for ranges, sites in found for site in sites], threads

@@ -17,6 +17,7 @@ variable's; `by_line` gives one row per source line, `by_pc` one per SASS instru
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 from dataclasses import dataclass
@@ -109,17 +110,24 @@ class NotSymbolic(UsageError):
 
 
 def trace(kernel: Kernel) -> tuple[list[Site], int]:
-    """Run the machine code symbolically: one Site per memory instruction (per path through it).
+    """Run the machine code symbolically: one Site per memory instruction (per path through it)."""
+    found, threads = pieces(kernel)
+    return [site for _, sites in found for site in sites], threads
+
+
+def pieces(kernel: Kernel) -> tuple[list[tuple[dict, list[Site]]], int]:
+    """The launch's pieces, each its block ranges (axis: (start, stop)) with the sites it gives.
 
     A value that depends on which side of an edge a block lies (a `min(., K)` clamp on the last
     block, a guard that only some lanes of the first blocks pass) splits that block index's range
-    there and each piece runs on its own, so that each is decided; at most MAX_PIECES pieces."""
-    sites: list[Site] = []
+    there and each piece runs on its own, so that each is decided; at most MAX_PIECES pieces. A
+    piece's sites count block indices from the piece's start: the ranges say where it lies."""
+    done: list[tuple[dict, list[Site]]] = []
     launch = kernel.launch.launch(kernel.program.function.shared_vars)
     full = {axis: (0, n) for axis, n in zip("xyz", launch.grid)}
-    pieces, threads = [full], 0
-    while pieces:
-        ranges = pieces.pop()
+    todo, threads = [full], 0
+    while todo:
+        ranges = todo.pop()
         found: list[Site] = []
         m = Machine(kernel.program, launch, lambda a: found.append(_site(a)), ranges=ranges)
         threads = m.threads
@@ -129,10 +137,10 @@ def trace(kernel: Kernel) -> tuple[list[Site], int]:
             axis = split.dim[-1]
             start, stop = ranges[axis]
             cuts = sorted({c for c in split.cuts if start < c < stop})
-            if not cuts or len(pieces) + len(cuts) + 1 > MAX_PIECES:
+            if not cuts or len(todo) + len(cuts) + 1 > MAX_PIECES:
                 raise NotSymbolic(f"{kernel.name}: {split}: warpsim cannot count this launch exactly") from None
             bounds = [start, *cuts, stop]
-            pieces += [{**ranges, axis: (lo, hi)} for lo, hi in zip(bounds[:-1], bounds[1:])]
+            todo += [{**ranges, axis: (lo, hi)} for lo, hi in itertools.pairwise(bounds)]
             continue
         except EngineError as e:
             # arithmetic that is not affine in a block index (a remainder of it, say) is affine in
@@ -140,14 +148,14 @@ def trace(kernel: Kernel) -> tuple[list[Site], int]:
             axis = _smallest_block_axis(ranges) if getattr(e, "affine", False) else None
             if axis is None:
                 raise UsageError(f"{kernel.name}: {e}") from None
-            if len(pieces) + ranges[axis][1] - ranges[axis][0] > MAX_PIECES:
+            if len(todo) + ranges[axis][1] - ranges[axis][0] > MAX_PIECES:
                 refusal = UsageError if getattr(e, "wraps", False) else NotSymbolic  # an overflow stays refused
                 raise refusal(f"{kernel.name}: {e}") from None
             start, stop = ranges[axis]
-            pieces += [{**ranges, axis: (v, v + 1)} for v in range(start, stop)]
+            todo += [{**ranges, axis: (v, v + 1)} for v in range(start, stop)]
             continue
-        sites += found
-    return sites, threads
+        done.append((ranges, found))
+    return done, threads
 
 
 def _smallest_block_axis(ranges: dict) -> str | None:
