@@ -89,3 +89,16 @@ def test_by_line_names_the_source_line():
         (13, "A", "load"), (14, "B", "load"), (16, "C", "load"), (16, "C", "store")]  # kernels/naive.cu
     table = warpsim("analyze", "smem", "--M", "64", "--by-line").stdout
     assert "As[ty * BLOCKSIZE + tx] =" in table  # the CUDA line itself, brackets and all
+
+
+def test_caches_past_their_block_bound_are_one_line_and_the_roofline_stands():
+    # naive at M = 2^22 has (2^22 / 32)^2 = 2^34 blocks, past the cache model's 2^18: analyze --caches
+    # refuses in one line (no traceback, nothing printed); roofline warns and leaves the DRAM figures out
+    p = warpsim("analyze", "naive", "--M", "4194304", "--engine", "model", "--caches")
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.splitlines()[-1].startswith("error: naive: the cache model") and "17,179,869,184" in p.stderr
+    assert "Traceback" not in p.stderr
+    r = warpsim("roofline", "naive", "--M", "4194304", "--format", "json")
+    assert r.returncode == 0 and "DRAM figures left out" in r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["dram_bytes"] is None and doc["requested_bytes"] > 2**68  # A alone: M*N*K = 2^66 loads of 4 bytes

@@ -94,10 +94,13 @@ def roofline(
     requested, moved = global_traffic(a)
     dram = None
     if caches:
-        from warpsim.caches import caches_for
+        from warpsim.caches import TooManyBlocks, caches_for
 
-        total = caches_for(kernel, m, n, k, parse_block(block), engine="model").total
-        dram = total.dram_read_bytes + total.dram_write_bytes
+        try:
+            total = caches_for(kernel, m, n, k, parse_block(block), engine="model").total
+            dram = total.dram_read_bytes + total.dram_write_bytes
+        except TooManyBlocks as e:  # the roofline of the requested bytes stands without them
+            warn([f"DRAM figures left out: {e}"])
     r = place(m, n, k, reads_c=get_kernel(kernel).reads_c, gpu=get_gpu(gpu), requested_bytes=requested,
               sector_bytes=moved, peak_tflops=peak_tflops, bandwidth_gbs=bandwidth_gbs, dram_bytes=dram)
     if fmt is Format.json:

@@ -23,23 +23,44 @@ for any kernel's `warpsim.sass.analyze.Kernel`.
 
 from __future__ import annotations
 
+from warpsim.errors import UsageError
+
+
+#: The most blocks the model places in time (each is an element of several arrays of events):
+#: 2^18, 16 times naive's 16,384 at 4096^3. Measured on 2 cores (`warpsim analyze naive --M 16384
+#: --engine model --caches`, 2^18 blocks): 3.9 s and 330 MB, 5.1 s for naive_coalesced; at 2^20
+#: blocks (--M 32768) 18-34 s and 1.1-1.2 GB, past issue 10's 5 s and 1 GB.
+MAX_BLOCKS = 1 << 18
+
+
+class TooManyBlocks(UsageError):
+    """The launch has more blocks than the cache model places; its exact counts stand."""
+
 
 def caches_for(kernel: str, M: int, N: int, K: int, block=None, engine: str = "sass"):
     """The cache prediction of a registered kernel's launch, through its machine code (`sass`)
     or its hand model (`model`)."""
     from warpsim.caches import program
-    from warpsim.caches.model import predict
 
     if engine == "model":
-        return predict(program.from_model(kernel, M, N, K, block))
+        return _predict(program.from_model(kernel, M, N, K, block))
     from warpsim.engine import sass_kernel
 
-    return predict(program.from_machine_code(sass_kernel(kernel, M, N, K, block)[1]))
+    return _predict(program.from_machine_code(sass_kernel(kernel, M, N, K, block)[1]))
 
 
 def caches_for_launch(kernel):
     """The cache prediction of any kernel's launch (a `warpsim.sass.analyze.Kernel`)."""
     from warpsim.caches import program
+
+    return _predict(program.from_machine_code(kernel))
+
+
+def _predict(prog):
     from warpsim.caches.model import predict
 
-    return predict(program.from_machine_code(kernel))
+    if prog.blocks > MAX_BLOCKS:
+        raise TooManyBlocks(f"{prog.name}: the cache model places each block in time and takes at most "
+                            f"{MAX_BLOCKS:,} blocks; this launch has {prog.blocks:,} (its exact counts need no "
+                            f"--caches)")
+    return predict(prog)
