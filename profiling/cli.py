@@ -245,12 +245,14 @@ def compare(
     if traces:
         typer.echo(line + ")", err=fmt != "table")
     if strict:
-        problems = [f"{n} {what}" for n, what in (
-            (len(compare_mod.failures(frame)), "claimed-exact values differ"),
-            (len(compare_mod.tolerance_failures(frame)), "cache figures lie outside their tolerance"),
-            (len(stale), "traces are stale"),
-            (len(frame.attrs["notes"]), "traces or parts of traces could not be predicted"),
-            (unreadable, "trace files could not be read")) if n]
+        problems = [f"{n} {one if n == 1 else many}" for n, one, many in (
+            (len(compare_mod.failures(frame)), "claimed-exact value differs", "claimed-exact values differ"),
+            (len(compare_mod.tolerance_failures(frame)), "cache figure lies outside its tolerance",
+             "cache figures lie outside their tolerance"),
+            (len(stale), "trace is stale", "traces are stale"),
+            (len(frame.attrs["notes"]), "trace or part of a trace could not be predicted",
+             "traces or parts of traces could not be predicted"),
+            (unreadable, "trace file could not be read", "trace files could not be read")) if n]
         if not claimed:
             problems.append("nothing was compared: no current trace with a claimed-exact value")
         for p in problems:

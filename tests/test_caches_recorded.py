@@ -115,7 +115,7 @@ def test_compare_strict_fails_on_a_figure_outside_its_tolerance(tmp_path):
     src = TRACES_DIR / "smem" / "smem_M4096_N4096_K4096_b32x32.json"
     result = invoke("compare", "--caches", "--strict", src)
     assert result.exit_code == 1
-    assert "strict: 1 cache figures lie outside their tolerance" in result.stderr
+    assert "strict: 1 cache figure lies outside its tolerance" in result.stderr
     assert "OUTSIDE 15%: -48" in result.stdout
     ok = invoke("compare", "--caches", "--strict", TRACES_DIR / "naive" / "naive_M4096_N4096_K4096_b32x32.json")
     assert ok.exit_code == 0, ok.stderr

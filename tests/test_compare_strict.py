@@ -78,14 +78,14 @@ def test_a_bad_trace_file_is_reported_and_the_rest_compared(tmp_path):
     result = strict("--traces-dir", tmp_path)
     assert "truncated.json is not a warpsim trace: not JSON" in result.stderr
     assert "10/10 exact (1 traces)" in result.stdout
-    assert "strict: 1 trace files could not be read" in result.stderr
+    assert "strict: 1 trace file could not be read" in result.stderr
     assert result.exit_code == 2  # bad input, said after comparing the rest
 
 
 def test_a_difference_fails_strict_and_grep_finds_it_at_80_columns(tmp_path):
     _trace_on_disk(tmp_path, sectors_ld=16897)
     result = strict("--traces-dir", tmp_path, env={"COLUMNS": "80"})
-    assert result.exit_code == 1 and "strict: 1 claimed-exact values differ" in result.stderr
+    assert result.exit_code == 1 and "strict: 1 claimed-exact value differs" in result.stderr
     lines = result.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80 and "…" not in result.stdout
     differs = [line for line in lines if "DIFFERS" in line]

@@ -122,7 +122,7 @@ def test_compare_strict(tmp_path):
     loose = invoke("compare", "--traces-dir", tmp_path)
     assert loose.exit_code == 0 and "9/10 exact" in loose.stdout and "DIFFERS" in loose.stdout
     strict = invoke("compare", "--strict", "--traces-dir", tmp_path)
-    assert strict.exit_code == 1 and "strict: 1 claimed-exact values differ" in strict.stderr
+    assert strict.exit_code == 1 and "strict: 1 claimed-exact value differs" in strict.stderr
 
 
 def test_compare_csv_and_json(tmp_path):
