@@ -102,3 +102,12 @@ def test_caches_past_their_block_bound_are_one_line_and_the_roofline_stands():
     assert r.returncode == 0 and "DRAM figures left out" in r.stderr
     doc = json.loads(r.stdout)
     assert doc["dram_bytes"] is None and doc["requested_bytes"] > 2**68  # A alone: M*N*K = 2^66 loads of 4 bytes
+
+
+def test_by_line_with_caches_shows_both_tables():
+    # --by-line replaces the per-array table by the per-line one; --caches still adds its own
+    p = warpsim("analyze", "naive", "--M", "64", "--by-line", "--caches")
+    assert p.returncode == 0, p.stderr
+    text = " ".join(p.stdout.split())
+    assert "by source line" in text and "caches, predicted for the H200" in text
+    assert "Of 2.1 MB requested by the loads" in text  # A and B: 2 * 64^3 loads of 4 bytes = 2.10 MB

@@ -148,12 +148,12 @@ def show_analysis(kernel: str, M: str | None, N: str | None, K: str | None, bloc
     if by_line:
         source = Path(a.source) if a.source else get_kernel(kernel).cu_path
         show(out, report.lines_layouts(a, source.read_text().splitlines() if source.is_file() else []), width)
-        return
-    show(out, report.global_layouts(a), width)
-    shared = report.shared_layouts(a)
-    if shared is not None:
-        show(out, shared, width)
-    out.print(report.worst_access(a))  # wrapped at its spaces: no figure is split
+    else:
+        show(out, report.global_layouts(a), width)
+        shared = report.shared_layouts(a)
+        if shared is not None:
+            show(out, shared, width)
+        out.print(report.worst_access(a))  # wrapped at its spaces: no figure is split
     if predicted is not None:
         from warpsim.caches.report import cache_layouts, sentence
 
