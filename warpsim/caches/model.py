@@ -94,8 +94,7 @@ def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePred
     written = np.where(~loads, sectors, 0.0)
     ev = tiles.events(program, res, mode, fetched, rep.distinct, written, stream_of, keys)
     _fit_footprint(ev, footprint.exact(program))
-    first_wave_per_sm = min(res.blocks_per_sm, -(-program.blocks // hw.sms))
-    result = l2.simulate(ev, hw.l2_effective, hw.l2_softness, first_wave_per_sm)
+    result = l2.simulate(ev, hw.l2_effective, hw.l2_softness)
     rows = {name: CacheRow(name) for name in program.arrays()}
     for a, s, share, is_load, is_store in zip(program.accesses, sectors, rep.hit_share, loads, stores):
         r = rows[a.array]
