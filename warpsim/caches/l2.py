@@ -6,11 +6,11 @@ Two things happen to a tile that L1s ask for (warpsim.caches.tiles):
 1. Coalescing. GH100 puts a request coalescer (ncu's unit `lrc`: `lrc__request_sectors_op_read_
    coalescing_achieved_type_hardware`, tests/fixtures/ncu_sass/gh100_metric_names.txt) between
    the crossbar and the L2 slices: read requests of several SMs for one sector that meet there
-   become one L2 request. `lts__t_sectors_srcunit_tex_op_read` counts what is left. Blocks of
-   the launch's first wave start together and run alike, so the k blocks asking for one tile
-   at one step make min(k, FIRST_WAVE x blocks per SM) requests (more blocks on an SM spread
-   its requests out); in later waves, where blocks start one after another, LATER_SHARE of the
-   k - 1 repeated requests coalesce.
+   become one L2 request. `lts__t_sectors_srcunit_tex_op_read` counts what is left. Of the k
+   blocks asking for one tile at one step, the first asks L2 and each of the k - 1 others meets
+   an earlier request, and is merged, with a chance: FIRST_SHARE among the launch's first wave
+   (its blocks start together and run alike, so the same request of two SMs comes close in
+   time), LATER_SHARE in later waves (their blocks start one after another as slots free).
 2. Caching. The L2 keeps tiles in least-recently-used order; a tile re-used after d bytes of
    other tiles (its stack distance) misses with a chance that rises from 0 to 1 around the
    effective capacity (hardware.l2_effective, 36 MiB, over l2_softness, 2 MiB): a miss, and a
@@ -18,12 +18,17 @@ Two things happen to a tile that L1s ask for (warpsim.caches.tiles):
    written to DRAM when evicted (what is still dirty when the kernel ends stays in L2: ncu's
    DRAM writes of the kernel do not see it).
 
-Supported by: (1) blocktile2d, vectorized and warptile at 2048x1024x4096 (128 blocks, one
-wave): no block re-reads a sector (L1 hits are C's re-reads alone), yet L2 read sectors are
-0.43, 0.42 and 0.70 of L1's missed sectors: each A and B sector (8 and 16 blocks read it) is
-read from L2 4.5, 4.5 and 7.4 times; in launches of many waves L2 reads are 0.94-0.99 of the
-misses (smem, naive, coalesced at 4096^3). FIRST_WAVE and LATER_SHARE are the pair that puts
-the most L2 read sectors of the 121 traces within 10% (73; 65-72 for 4, 7 and 0, 0.08).
+Supported by: (1) the launches that run in one wave: no block re-reads a sector of A or B, so
+their L2 read sectors less L1's missed sectors are the merged repeats: solved per launch (with
+the model's k), the share of repeats merged is 0.2-0.5 for 32 of the 44 launches whose first
+wave holds half their traffic or more (median 0.33; blocktile2d and vectorized at 2048x1024x4096, 128
+blocks, 0.64; warptile at the same size 0.33), at every k from 2 (dgemm_smem 97x61x45, 8
+blocks: 0.84, wmma_tf32_global 48x80x24: 0.59) to 30: a constant chance per repeat, not a cap
+on the requests (a cap, min(k, 5 x blocks per SM), merges nothing where k is small, and put
+six launches of 6-8 blocks 16-71% high). In launches of many waves L2 reads are 0.94-0.99 of the
+misses (smem, naive, coalesced at 4096^3). FIRST_SHARE and LATER_SHARE are the pair of those
+tried (0.1-0.7 and 0-0.08) that puts the most L2 read sectors of the 121 traces within 10% (90;
+83-87 for 0.25 and 0.35; 73 for the cap above).
 (2) DRAM reads equal the matrices once (within 1%) when they fit; at 4096^3 naive re-reads B
 once per block row (8.52 GB = 127 x 67 MB: its staggered slots put the next reader of a B
 column half a block later, after 63 MB of other tiles), coalesced once per two (4.33 GB: in
@@ -35,7 +40,8 @@ the 30 MiB of one of the L2's two partitions.
 
 Limitations: the L2 is one LRU over tiles (its two partitions, hashing and replacement policy
 are stood for by the soft capacity); tiles are the granularity of eviction; the coalescer's
-timing is two constants fitted to the launches named above, not a model of its window.
+timing is two chances fitted to the traces, not a model of its window (per kernel the first wave
+merges 0.2-0.64 of its repeats).
 """
 
 from __future__ import annotations
@@ -44,7 +50,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-FIRST_WAVE = 5.0  # L2 requests per tile step among the first wave's blocks (at most one per block)
+FIRST_SHARE = 0.3  # share of the first wave's repeated requests for one tile step that coalesce
 LATER_SHARE = 0.04  # share of a later wave's repeated requests for one tile step that coalesce
 
 
@@ -59,7 +65,7 @@ class L2Result:
     dram_write: np.ndarray
 
 
-def coalesced_requests(ev, per_sm: int, first_wave: float = FIRST_WAVE, later: float = LATER_SHARE) -> np.ndarray:
+def coalesced_requests(ev, first: float = FIRST_SHARE, later: float = LATER_SHARE) -> np.ndarray:
     """Per event, the share of its fetched sectors that reach L2 (the rest coalesce with another
     block's request for the same tile at the same time)."""
     n = len(ev.time)
@@ -71,8 +77,8 @@ def coalesced_requests(ev, per_sm: int, first_wave: float = FIRST_WAVE, later: f
     start[1:] = (tile[1:] != tile[:-1]) | (time[1:] != time[:-1])
     group = np.cumsum(start) - 1
     k = np.bincount(group).astype(float)
-    first = wave[start] == 0
-    requests = np.where(first, np.minimum(k, first_wave * per_sm), k - later * (k - 1))
+    merged = np.where(wave[start] == 0, first, later)
+    requests = k - merged * (k - 1)
     share = np.empty(n)
     share[order] = (requests / k)[group]
     return share
@@ -155,10 +161,9 @@ def cache(ev, capacity: float, width: float, sector: int = 32) -> tuple[np.ndarr
     return read, write, p
 
 
-def simulate(ev, capacity_bytes: int, width: float, per_sm: int) -> L2Result:
-    """`per_sm`: blocks resident on one SM in the launch's first wave."""
+def simulate(ev, capacity_bytes: int, width: float) -> L2Result:
     read, write, missed = cache(ev, capacity_bytes, width)
-    share = coalesced_requests(ev, per_sm)
+    share = coalesced_requests(ev)
     k = len(ev.arrays)
     l2_read = np.bincount(ev.array, weights=ev.fetched * share, minlength=k)
     return L2Result(ev.arrays, l2_read, np.bincount(ev.array, weights=read, minlength=k),

@@ -22,9 +22,10 @@ from warpsim.caches.hardware import H200, Hierarchy
 from warpsim.caches.residency import Residency, dispatch_mode, residency
 from warpsim.fast import count_site
 
-#: Bytes every launch reads from DRAM besides its arrays: axpy_float2 (traces/sass/axpy_float2)
-#: reads 2752 and 2688 bytes more than its two vectors at n = 97 and 1000.
-FIXED_DRAM_READ = 2720
+#: Bytes every launch reads from DRAM besides its arrays and its machine code: axpy_float2
+#: (traces/sass/axpy_float2) reads 2752 and 2688 bytes more than its two vectors at n = 97 and
+#: 1000, of which 512 are its code (32 instructions).
+FIXED_DRAM_READ = 2208
 
 FIELDS = ("load_sectors", "l1_hit_sectors", "l2_read_sectors", "l2_write_sectors", "dram_read_bytes",
           "dram_write_bytes")
@@ -94,8 +95,7 @@ def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePred
     written = np.where(~loads, sectors, 0.0)
     ev = tiles.events(program, res, mode, fetched, rep.distinct, written, stream_of, keys)
     _fit_footprint(ev, footprint.exact(program))
-    first_wave_per_sm = min(res.blocks_per_sm, -(-program.blocks // hw.sms))
-    result = l2.simulate(ev, hw.l2_effective, hw.l2_softness, first_wave_per_sm)
+    result = l2.simulate(ev, hw.l2_effective, hw.l2_softness)
     rows = {name: CacheRow(name) for name in program.arrays()}
     for a, s, share, is_load, is_store in zip(program.accesses, sectors, rep.hit_share, loads, stores):
         r = rows[a.array]
@@ -111,8 +111,8 @@ def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePred
         for f in FIELDS:
             setattr(r, f, int(round(getattr(r, f))))
     ordered = sorted(rows.values(), key=lambda r: r.array)
-    if ordered:  # what every launch reads once besides its data (its code, its parameters): in the first row
-        ordered[0].dram_read_bytes += FIXED_DRAM_READ
+    if ordered:  # what every launch reads once besides its data (its machine code and 2.2 KB more): in the first row
+        ordered[0].dram_read_bytes += FIXED_DRAM_READ + program.code_bytes
     return CachePrediction(program.name, ordered, res, mode, program.footprint_bytes, hw.l2)
 
 

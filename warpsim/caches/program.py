@@ -58,6 +58,7 @@ class Program:
     shared_bytes: int  # per block (static and dynamic)
     synchronized: bool = False  # a loop of the kernel holds a barrier (__syncthreads: BAR in the SASS)
     footprint_bytes: int | None = None  # bytes of the launch's arrays (None: a buffer's size is not declared)
+    code_bytes: int = 0  # bytes of the kernel's machine code (its instructions), which DRAM delivers once
 
     @property
     def blocks(self) -> int:
@@ -86,7 +87,8 @@ def from_model(kernel: str, M: int, N: int, K: int, block=None) -> Program:
     accesses = tuple(Access(s, i, base[s.array], tuple((0, n) for n in grid), _allocates(s))
                      for i, s in enumerate(k.sites) if s.space == "global")
     return Program(kernel, grid, (k.blockDim.x, k.blockDim.y, 1), k.threads, accesses, function.registers,
-                   function.shared_bytes, barrier_in_loop(machine.program), 4 * (M * K + K * N + M * N))
+                   function.shared_bytes, barrier_in_loop(machine.program), 4 * (M * K + K * N + M * N),
+                   code_bytes(machine.program))
 
 
 def from_machine_code(kernel) -> Program:
@@ -104,7 +106,15 @@ def from_machine_code(kernel) -> Program:
     sizes = [b.nbytes for b in buffers]
     footprint = sum(sizes) if sizes and None not in sizes else None
     return Program(kernel.name, tuple(kernel.launch.grid), tuple(kernel.launch.block), threads, tuple(accesses),
-                   function.registers, function.shared_bytes, barrier_in_loop(kernel.program), footprint)
+                   function.registers, function.shared_bytes, barrier_in_loop(kernel.program), footprint,
+                   code_bytes(kernel.program))
+
+
+def code_bytes(program) -> int:
+    """Bytes of an entry point's machine code: its instructions, 16 bytes each on sm_90, to the last."""
+    from warpsim.sass.isa import INSTRUCTION_BYTES
+
+    return max((i.pc for i in program.instructions), default=-INSTRUCTION_BYTES) + INSTRUCTION_BYTES
 
 
 def barrier_in_loop(program) -> bool:
