@@ -15,7 +15,7 @@ Two things happen to a tile that L1s ask for (warpsim.caches.tiles):
    aligned a while: wave w merges FIRST_SHARE / (1 + w / LOCKSTEP_WAVES), LATER_SHARE at least.
 2. Caching. The L2 keeps tiles in least-recently-used order; a tile re-used after d bytes of
    other tiles (its stack distance) misses with a chance that rises from 0 to 1 around the
-   effective capacity (hardware.l2_effective, 36 MiB, over l2_softness, 2 MiB): a miss, and a
+   effective capacity (hardware.l2_effective, 35.5 MiB, over l2_softness, 3.25 MiB): a miss, and a
    tile's first use, read it from DRAM (its distinct sectors); a stored tile is dirty and is
    written to DRAM when evicted (what is still dirty when the kernel ends stays in L2: ncu's
    DRAM writes of the kernel do not see it).
@@ -46,9 +46,16 @@ once per block row (8.52 GB = 127 x 67 MB: its staggered slots put the next read
 column half a block later, after 63 MB of other tiles), coalesced once per two (4.33 GB: in
 waves, b and b + 128 share a wave for half the blocks); at 3072^3, 1.8x the L2, the ladder
 reads 1.4-8.4x its matrices, which a hard 60 MiB LRU predicts as 1.0x (no re-read's distance
-reaches 60 MiB): 36 MiB over 2 MiB is the pair that puts the most DRAM reads of the 2560^3,
-3072^3, 4096^3 and fitting launches within 15% (47 of 59; 44-46 for 34-40 MiB, 2-3 MiB), about
-the 30 MiB of one of the L2's two partitions.
+reaches 60 MiB). The curve is read off two groups of launches whose re-uses sit at one distance:
+coalesced, smem and naive_coalesced at 2560^3 re-read B after 25-28 MiB of other tiles (617 MB
+of re-uses each) and read 37-38 MB more than their arrays (6% of those re-uses miss); at 3072^3
+their re-uses sit at 36-40 MiB and 61-76% miss. A logistic through both: 35.5 MiB over 3.25 MiB
+(the width a hashed, set-associative cache gives: a line is evicted when its set receives as
+many other lines as it has ways, a count that spreads about its mean). It puts DRAM reads within
+15% for 24 of the 29 launches larger than L2 and within 5% for 84 of the 92 that fit (19 and 83
+with 36 over 2 MiB, the pair before, which missed the 2560^3 re-reads; 24 for 35.25-35.75 MiB
+over 3-3.25, at most 23 elsewhere in 35-36.5 over 2.75-3.75). 35.5 MiB is about the 30 MiB of
+one of the L2's two partitions: data every SM reads may be held in both.
 
 Limitations: the L2 is one LRU over tiles (its two partitions, hashing and replacement policy
 are stood for by the soft capacity); tiles are the granularity of eviction; the coalescer's
@@ -113,8 +120,11 @@ def coalesced_requests(ev, first: float = FIRST_SHARE, later: float = LATER_SHAR
 
 def miss_probability(distance: np.ndarray | float, capacity: float, width: float) -> np.ndarray:
     """The chance that a tile re-used after `distance` bytes of other tiles (its LRU stack
-    distance) is gone: a soft step at `capacity`, `width` wide (a logistic)."""
-    return 1.0 / (1.0 + np.exp(-(np.asarray(distance, dtype=float) - capacity) / width))
+    distance) is gone: a soft step at `capacity`, `width` wide (a logistic), less its value at
+    0 (a re-use after nothing else never misses)."""
+    at_zero = 1.0 / (1.0 + np.exp(capacity / width))
+    p = 1.0 / (1.0 + np.exp(-(np.asarray(distance, dtype=float) - capacity) / width))
+    return (p - at_zero) / (1.0 - at_zero)
 
 
 def stack_distances(ev, limit: float, sector: int = 32, bucket: float = 1 << 20):
