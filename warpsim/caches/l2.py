@@ -48,7 +48,7 @@ waves, b and b + 128 share a wave for half the blocks); at 3072^3, 1.8x the L2, 
 reads 1.4-8.4x its matrices, which a hard 60 MiB LRU predicts as 1.0x (no re-read's distance
 reaches 60 MiB). The curve is read off two groups of launches whose re-uses sit at one distance:
 coalesced, smem and naive_coalesced at 2560^3 re-read B after 25-28 MiB of other tiles (617 MB
-of re-uses each) and read 37-38 MB more than their arrays (6% of those re-uses miss); at 3072^3
+of re-uses each) and read 37 MB more than their arrays (6% of those re-uses miss); at 3072^3
 their re-uses sit at 36-40 MiB and 61-76% miss. A logistic through both: 35.5 MiB over 3.25 MiB
 (the width a hashed, set-associative cache gives: a line is evicted when its set receives as
 many other lines as it has ways, a count that spreads about its mean). It puts DRAM reads within
