@@ -182,3 +182,15 @@ def test_later_waves_of_full_size_barrier_blocks_coalesce():
         p = caches.caches_for(kernel, 2048, 1024, 4096, t.block, engine="model")
         assert model.lockstep(program.from_model(kernel, 2048, 1024, 4096, t.block)) is lockstep
         assert abs(p.total.l2_read_sectors / t.metrics[L2_READ] - 1) <= tolerance, kernel
+
+
+def test_re_uses_near_the_l2s_soft_capacity_miss_in_part():
+    # coalesced and smem at 2560^3 re-read B after 25-28 MiB of other tiles: 6% of those re-uses
+    # miss (122.7 and 121.6 MB read, their arrays 85 MB), which a sharp step at 36 MiB put 30% low;
+    # at 3072^3 their re-uses sit at 36-40 MiB and 61-76% miss (1.09 and 0.89 GB)
+    for kernel in ("coalesced", "smem"):
+        for n in (2560, 3072):
+            t = load_trace(TRACES_DIR / "sass" / kernel / f"sgemm_{kernel}__M{n}_N{n}_K{n}_alpha1_5_betam0_5.json")
+            frame = compare.compare([t], current_sha256([kernel]), caches=True)
+            row = frame[frame["metric"] == DRAM_READ].iloc[0]
+            assert abs(row["rel_error"]) <= 0.15, (kernel, n, row["rel_error"])
