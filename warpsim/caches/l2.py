@@ -38,7 +38,7 @@ waves (0.17-0.29 at 4-9 waves, 0.13 at 16-25, 0.12 at 35, 0.07 at 63), where the
 of 4 waves or more of non-barrier kernels with the same blocks (naive, coalesced, naive_coalesced,
 trmm_lower) give -0.16 to +0.12 (median 0.02); the barrier kernels of 4-16 warps a block
 (blocktile1d/2d, vectorized, warptile(_db), wmma at 2-11 waves) spread around 0.04 (-0.2 to
-+0.2, as their first waves' shares spread). FIRST_SHARE / (1 + w / 8) for the first and
++0.2, as their first waves' shares spread). FIRST_SHARE / (1 + w / 8) for those eight and
 LATER_SHARE for the others puts 94 of the 121 traces within 10% (90 with LATER_SHARE for all;
 the same 94 for 5-24 waves in place of 8; 89 or fewer when every barrier kernel gets it).
 (2) DRAM reads equal the matrices once (within 1%) when they fit; at 4096^3 naive re-reads B
