@@ -10,10 +10,12 @@ Two things happen to a tile that L1s ask for (warpsim.caches.tiles):
    blocks asking for one tile at one step, the first asks L2 and each of the k - 1 others meets
    an earlier request, and is merged, with a chance: FIRST_SHARE among the launch's first wave
    (its blocks start together and run alike, so the same request of two SMs comes close in
-   time), LATER_SHARE in later waves (their blocks start one after another as slots free).
+   time), LATER_SHARE in later waves (their blocks start one after another as slots free). In a
+   kernel whose blocks of 32 warps wait at a barrier every step (`lockstep`), later waves stay
+   aligned a while: wave w merges FIRST_SHARE / (1 + w / LOCKSTEP_WAVES), LATER_SHARE at least.
 2. Caching. The L2 keeps tiles in least-recently-used order; a tile re-used after d bytes of
    other tiles (its stack distance) misses with a chance that rises from 0 to 1 around the
-   effective capacity (hardware.l2_effective, 36 MiB, over l2_softness, 2 MiB): a miss, and a
+   effective capacity (hardware.l2_effective, 35.5 MiB, over l2_softness, 3.25 MiB): a miss, and a
    tile's first use, read it from DRAM (its distinct sectors); a stored tile is dirty and is
    written to DRAM when evicted (what is still dirty when the kernel ends stays in L2: ncu's
    DRAM writes of the kernel do not see it).
@@ -29,19 +31,38 @@ six launches of 6-8 blocks 16-71% high). In launches of many waves L2 reads are 
 misses (smem, naive, coalesced at 4096^3). FIRST_SHARE and LATER_SHARE are the pair of those
 tried (0.1-0.7 and 0-0.08) that puts the most L2 read sectors of the 121 traces within 10% (90;
 83-87 for 0.25 and 0.35; 73 for the cap above).
+(1b) later waves: solved per launch with the first wave's 0.3, the share of a later wave's
+repeats merged is 0.07-0.29 for the eight launches of 1024-thread barrier kernels (smem at
+1000-4096, dgemm_smem 1024x1536x2048, gemm_cp_async 2048^3), falling as the launch has more
+waves (0.17-0.29 at 4-9 waves, 0.13 at 16-25, 0.12 at 35, 0.07 at 63), where the 19 launches
+of 4 waves or more of non-barrier kernels with the same blocks (naive, coalesced, naive_coalesced,
+trmm_lower) give -0.16 to +0.12 (median 0.02); the barrier kernels of 4-16 warps a block
+(blocktile1d/2d, vectorized, warptile(_db), wmma at 2-11 waves) spread around 0.04 (-0.2 to
++0.2, as their first waves' shares spread). FIRST_SHARE / (1 + w / 8) for those eight and
+LATER_SHARE for the others puts 94 of the 121 traces within 10% (90 with LATER_SHARE for all;
+the same 94 for 5-24 waves in place of 8; 89 or fewer when every barrier kernel gets it).
 (2) DRAM reads equal the matrices once (within 1%) when they fit; at 4096^3 naive re-reads B
 once per block row (8.52 GB = 127 x 67 MB: its staggered slots put the next reader of a B
 column half a block later, after 63 MB of other tiles), coalesced once per two (4.33 GB: in
 waves, b and b + 128 share a wave for half the blocks); at 3072^3, 1.8x the L2, the ladder
 reads 1.4-8.4x its matrices, which a hard 60 MiB LRU predicts as 1.0x (no re-read's distance
-reaches 60 MiB): 36 MiB over 2 MiB is the pair that puts the most DRAM reads of the 2560^3,
-3072^3, 4096^3 and fitting launches within 15% (47 of 59; 44-46 for 34-40 MiB, 2-3 MiB), about
-the 30 MiB of one of the L2's two partitions.
+reaches 60 MiB). The curve is read off two groups of launches whose re-uses sit at one distance:
+coalesced, smem and naive_coalesced at 2560^3 re-read B after 25-28 MiB of other tiles (617 MB
+of re-uses each) and read 37 MB more than their arrays (6% of those re-uses miss); at 3072^3
+their re-uses sit at 36-40 MiB and 61-76% miss. A logistic through both: 35.5 MiB over 3.25 MiB
+(the width a hashed, set-associative cache gives: a line is evicted when its set receives as
+many other lines as it has ways, a count that spreads about its mean). It puts DRAM reads within
+15% for 24 of the 29 launches larger than L2 and within 5% for 84 of the 92 that fit (19 and 83
+with 36 over 2 MiB, the pair before, which missed the 2560^3 re-reads; 24 for 35.25-35.75 MiB
+over 3-3.25, at most 23 elsewhere in 35-36.5 over 2.75-3.75). 35.5 MiB is about the 30 MiB of
+one of the L2's two partitions: data every SM reads may be held in both.
 
 Limitations: the L2 is one LRU over tiles (its two partitions, hashing and replacement policy
 are stood for by the soft capacity); tiles are the granularity of eviction; the coalescer's
 timing is two chances fitted to the traces, not a model of its window (per kernel the first wave
-merges 0.2-0.64 of its repeats).
+merges 0.2-0.64 of its repeats); why full-size barrier blocks keep later waves aligned and
+smaller ones do not is not known (one candidate: with 32 warps a block's time is its slowest
+warp's, so durations vary less).
 """
 
 from __future__ import annotations
@@ -52,6 +73,7 @@ import numpy as np
 
 FIRST_SHARE = 0.3  # share of the first wave's repeated requests for one tile step that coalesce
 LATER_SHARE = 0.04  # share of a later wave's repeated requests for one tile step that coalesce
+LOCKSTEP_WAVES = 8  # waves over which a lockstep kernel's later waves lose half the first's merges
 
 
 @dataclass
@@ -65,7 +87,19 @@ class L2Result:
     dram_write: np.ndarray
 
 
-def coalesced_requests(ev, first: float = FIRST_SHARE, later: float = LATER_SHARE) -> np.ndarray:
+def merged_share(wave: np.ndarray, lockstep: bool, first: float = FIRST_SHARE,
+                 later: float = LATER_SHARE) -> np.ndarray:
+    """The chance that a repeated request of a block starting in `wave` coalesces: `first` in
+    the first wave, `later` after it, or `first` fading over LOCKSTEP_WAVES waves (never below
+    `later`) where the blocks run in `lockstep`."""
+    wave = np.asarray(wave, dtype=float)
+    if lockstep:
+        return np.maximum(first / (1.0 + wave / LOCKSTEP_WAVES), later)
+    return np.where(wave == 0, first, later)
+
+
+def coalesced_requests(ev, first: float = FIRST_SHARE, later: float = LATER_SHARE,
+                       lockstep: bool = False) -> np.ndarray:
     """Per event, the share of its fetched sectors that reach L2 (the rest coalesce with another
     block's request for the same tile at the same time)."""
     n = len(ev.time)
@@ -77,7 +111,7 @@ def coalesced_requests(ev, first: float = FIRST_SHARE, later: float = LATER_SHAR
     start[1:] = (tile[1:] != tile[:-1]) | (time[1:] != time[:-1])
     group = np.cumsum(start) - 1
     k = np.bincount(group).astype(float)
-    merged = np.where(wave[start] == 0, first, later)
+    merged = merged_share(wave[start], lockstep, first, later)
     requests = k - merged * (k - 1)
     share = np.empty(n)
     share[order] = (requests / k)[group]
@@ -86,8 +120,11 @@ def coalesced_requests(ev, first: float = FIRST_SHARE, later: float = LATER_SHAR
 
 def miss_probability(distance: np.ndarray | float, capacity: float, width: float) -> np.ndarray:
     """The chance that a tile re-used after `distance` bytes of other tiles (its LRU stack
-    distance) is gone: a soft step at `capacity`, `width` wide (a logistic)."""
-    return 1.0 / (1.0 + np.exp(-(np.asarray(distance, dtype=float) - capacity) / width))
+    distance) is gone: a soft step at `capacity`, `width` wide (a logistic), less its value at
+    0 (a re-use after nothing else never misses)."""
+    at_zero = 1.0 / (1.0 + np.exp(capacity / width))
+    p = 1.0 / (1.0 + np.exp(-(np.asarray(distance, dtype=float) - capacity) / width))
+    return (p - at_zero) / (1.0 - at_zero)
 
 
 def stack_distances(ev, limit: float, sector: int = 32, bucket: float = 1 << 20):
@@ -161,9 +198,11 @@ def cache(ev, capacity: float, width: float, sector: int = 32) -> tuple[np.ndarr
     return read, write, p
 
 
-def simulate(ev, capacity_bytes: int, width: float) -> L2Result:
+def simulate(ev, capacity_bytes: int, width: float, lockstep: bool = False) -> L2Result:
+    """`lockstep`: the kernel's blocks are of 32 warps and wait at a barrier in their loop
+    (`lockstep` in warpsim.caches.model)."""
     read, write, missed = cache(ev, capacity_bytes, width)
-    share = coalesced_requests(ev)
+    share = coalesced_requests(ev, lockstep=lockstep)
     k = len(ev.arrays)
     l2_read = np.bincount(ev.array, weights=ev.fetched * share, minlength=k)
     return L2Result(ev.arrays, l2_read, np.bincount(ev.array, weights=read, minlength=k),

@@ -95,7 +95,7 @@ def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePred
     written = np.where(~loads, sectors, 0.0)
     ev = tiles.events(program, res, mode, fetched, rep.distinct, written, stream_of, keys)
     _fit_footprint(ev, footprint.exact(program))
-    result = l2.simulate(ev, hw.l2_effective, hw.l2_softness)
+    result = l2.simulate(ev, hw.l2_effective, hw.l2_softness, lockstep(program))
     rows = {name: CacheRow(name) for name in program.arrays()}
     for a, s, share, is_load, is_store in zip(program.accesses, sectors, rep.hit_share, loads, stores):
         r = rows[a.array]
@@ -114,6 +114,19 @@ def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePred
     if ordered:  # what every launch reads once besides its data (its machine code and 2.2 KB more): in the first row
         ordered[0].dram_read_bytes += FIXED_DRAM_READ + program.code_bytes
     return CachePrediction(program.name, ordered, res, mode, program.footprint_bytes, hw.l2)
+
+
+#: Threads of a block whose barrier keeps later waves' requests aligned (l2.merged_share): 32
+#: warps, the most a block holds.
+LOCKSTEP_THREADS = 1024
+
+
+def lockstep(program) -> bool:
+    """Whether the launch's blocks run in lockstep for the L2 request coalescer: blocks of 32
+    warps that wait at a barrier in their loop. Measured: the later waves of such kernels (smem,
+    dgemm_smem, gemm_cp_async) merge 0.07-0.29 of their repeated requests, those of barrier
+    kernels of 4-16 warps about 0.04, like the non-barrier kernels (warpsim.caches.l2)."""
+    return bool(program.synchronized) and program.threads >= LOCKSTEP_THREADS
 
 
 def _fit_footprint(ev, exact: dict | None) -> None:
