@@ -2,8 +2,9 @@
 
     python -m profiling.schedule OUT.json KERNEL M N K [--repeats R]
 
-launches the probe (seed 000's naive or coalesced kernel, recording per block its SM, start and
-end time from %globaltimer) once to warm up and R times measured, and writes one JSON: metadata
+launches the probe (seed 000's naive or coalesced kernel, or the ladder's smem or blocktile1d,
+recording per block its SM, start and end time from %globaltimer, each with its original's launch
+shape) once to warm up and R times measured, and writes one JSON: metadata
 (GPU, driver, probe source sha256, launch, date) and per launch three lists in block order
 (blockIdx.y * gridDim.x + blockIdx.x): sm, start_ns, end_ns (start relative to the launch's
 first block). It is what warpsim's cache model (issue 10) reads the dispatch order and the
@@ -26,13 +27,27 @@ from profiling.launch import require_cupy
 from warpsim.toolchain import build_cubin, source_sha256
 
 PROBE = Path(__file__).resolve().parent.parent / "kernels" / "probes" / "schedule.cu"
-ENTRIES = {"naive": "sgemm_naive_sched", "coalesced": "sgemm_coalesced_sched"}
+#: kernel -> (probe entry, block, tile of C a block computes (columns, rows)): grid (ceil(N / tile
+#: columns), ceil(M / tile rows)), as the originals are launched.
+ENTRIES = {
+    "naive": ("sgemm_naive_sched", (32, 32, 1), (32, 32)),
+    "coalesced": ("sgemm_coalesced_sched", (32, 32, 1), (32, 32)),
+    "smem": ("sgemm_smem_sched", (32, 32, 1), (32, 32)),
+    "blocktile1d": ("sgemm_blocktile1d_sched", (512, 1, 1), (64, 64)),
+}
+
+
+def launch_shape(kernel: str, M: int, N: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """(grid, block) of `kernel`'s probe at M x N, as its original is launched."""
+    _, block, (tile_n, tile_m) = ENTRIES[kernel]
+    return (-(-N // tile_n), -(-M // tile_m), 1), block
 
 
 def measure(kernel: str, M: int, N: int, K: int, repeats: int = 3) -> dict:
     cupy = require_cupy()
-    function = cupy.RawModule(path=str(build_cubin(PROBE))).get_function(ENTRIES[kernel])
-    grid, block = (-(-N // 32), -(-M // 32), 1), (32, 32, 1)
+    entry = ENTRIES[kernel][0]
+    function = cupy.RawModule(path=str(build_cubin(PROBE))).get_function(entry)
+    grid, block = launch_shape(kernel, M, N)
     blocks = grid[0] * grid[1]
     rng = np.random.default_rng(0)
     A = cupy.asarray(rng.random((M, K), dtype=np.float32))
@@ -53,7 +68,7 @@ def measure(kernel: str, M: int, N: int, K: int, repeats: int = 3) -> dict:
 
     versions = probe_versions()
     return {"schema": 1, "meta": {**versions, "probe": str(PROBE.relative_to(PROBE.parents[2])),
-                                  "probe_sha256": source_sha256(PROBE), "kernel": kernel, "entry": ENTRIES[kernel],
+                                  "probe_sha256": source_sha256(PROBE), "kernel": kernel, "entry": entry,
                                   "M": M, "N": N, "K": K, "grid": list(grid), "block": list(block),
                                   "date": datetime.now(timezone.utc).isoformat(timespec="seconds")},
             "runs": runs}
@@ -62,7 +77,8 @@ def measure(kernel: str, M: int, N: int, K: int, repeats: int = 3) -> dict:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) < 5 or args[1] not in ENTRIES:
-        print("usage: python -m profiling.schedule OUT.json {naive|coalesced} M N K [--repeats R]", file=sys.stderr)
+        print(f"usage: python -m profiling.schedule OUT.json {{{'|'.join(ENTRIES)}}} M N K [--repeats R]",
+              file=sys.stderr)
         return 2
     repeats = int(args[args.index("--repeats") + 1]) if "--repeats" in args else 3
     out = Path(args[0])

@@ -68,6 +68,26 @@ def test_waves_and_stagger_as_measured():
     assert residency.start_times(16384, res, "waves")[263] == 0 and residency.start_times(16384, res, "waves")[264] == 1
 
 
+
+def _same_sm_gaps(run: dict) -> np.ndarray:
+    """Gaps between the starts of consecutive blocks on one SM, in units of the median duration."""
+    sm, start = np.asarray(run["sm"]), np.asarray(run["start_ns"], float)
+    D = np.median(np.asarray(run["end_ns"], float) - start)
+    return np.concatenate([np.diff(np.sort(start[sm == q])) for q in np.unique(sm)]) / D
+
+
+def test_the_barrier_kernels_measured_are_staggered_at_every_size():
+    # what the dispatch rule does not see (docs/CACHES.md, assumption 4): smem's two slots start
+    # half a block apart, blocktile1d's three a third; naive is staggered at every size too
+    for kernel, n, share in (("naive", 3072, 0.5), ("smem", 2816, 0.5), ("smem", 3072, 0.5), ("smem", 4096, 0.5),
+                             ("blocktile1d", 3072, 1 / 3), ("blocktile1d", 4096, 1 / 3)):
+        data = json.loads((TRACES_DIR / "schedule" / f"{kernel}_M{n}_N{n}_K{n}.json").read_text())
+        gaps = _same_sm_gaps(data["runs"][0])
+        assert abs(np.median(gaps) - share) < 0.02, (kernel, n)
+    # coalesced stays in waves at 4096^3: its slots start together or a block apart
+    gaps = _same_sm_gaps(_schedule("coalesced")["runs"][0])
+    assert ((gaps < 0.1) | (gaps > 0.9)).mean() > 0.9
+
 @settings(max_examples=50, deadline=None)
 @given(st.lists(st.integers(0, 40), min_size=1, max_size=200), st.integers(0, 15))
 def test_lru_hits_exactly_the_repeats_when_everything_fits(lines, mask):

@@ -29,7 +29,10 @@ Limitations: D is taken equal for every block (the traces: 95% of blocks within 
 median); the dispatch order within a wave (which SM a block lands on) is not modelled beyond
 "b and b + sms share one" (true of 55-64% of the first wave's SMs, 124 apart on most others);
 the staggered case is chosen by a rule (see `dispatch_mode`) that two schedules support, not a
-timing model.
+timing model; the schedules of the barrier kernels smem and blocktile1d (2816^3, 3072^3, 4096^3)
+contradict it: both are staggered (half and a third of a block) where the rule runs them in waves,
+kept because the L2 curve, read off launches taken as waves, reads worse with the measured
+dispatch (docs/CACHES.md, assumption 4).
 """
 
 from __future__ import annotations
