@@ -19,6 +19,7 @@ import numpy as np
 
 from warpsim.caches import footprint, l1, l2, tiles
 from warpsim.caches.hardware import H200, Hierarchy
+from warpsim.caches import residency as residency_module
 from warpsim.caches.residency import Residency, dispatch_mode, residency
 from warpsim.fast import count_site
 
@@ -119,8 +120,8 @@ def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePred
 
 
 #: Threads of a block whose barrier keeps later waves' requests aligned (l2.merged_share): 32
-#: warps, the most a block holds.
-LOCKSTEP_THREADS = 1024
+#: warps, the most a block holds; the same blocks run offset (residency.dispatch_mode).
+LOCKSTEP_THREADS = residency_module.LOCKSTEP_THREADS
 
 
 def lockstep(program) -> bool:
