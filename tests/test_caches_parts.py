@@ -66,6 +66,10 @@ def test_waves_and_stagger_as_measured():
     assert times[1000 + 128] - times[1000] == 0.5  # b + 128 lies in the next half-wave
     assert residency.active_time(res, "staggered") == 0.5
     assert residency.start_times(16384, res, "waves")[263] == 0 and residency.start_times(16384, res, "waves")[264] == 1
+    # smem (1024 threads, a barrier in its loop): offset, each block active the whole of D
+    assert residency.dispatch_mode(1.0, True, 1024) == "offset"
+    assert residency.active_time(res, "offset") == 1.0 and residency.start_times(16384, res, "offset")[1128] == 4.0
+    assert residency.dispatch_mode(1.0, True, 512) == "waves" and residency.dispatch_mode(32.0) == "staggered"
 
 
 

@@ -31,6 +31,8 @@ class Hierarchy:
     l2: int  # bytes
     l2_effective: int  # bytes: the stack distance at which half of the L2's re-uses miss (docs/CACHES.md)
     l2_softness: int  # bytes: how gradually re-uses start to miss around l2_effective
+    l2_staggered_effective: int  # bytes: l2_effective for a launch whose slots run half a block apart
+    l2_staggered_softness: int  # bytes: l2_softness for such a launch
     l1_ways: int  # the model's associativity for L1, sets hashed (unpublished; no trace shows conflict misses)
     max_threads_per_sm: int
     max_blocks_per_sm: int
@@ -50,6 +52,8 @@ H200 = Hierarchy(
     l2=60 * MIB,
     l2_effective=71 * MIB // 2,  # 35.5 MiB
     l2_softness=13 * MIB // 4,  # 3.25 MiB
+    l2_staggered_effective=40 * MIB,  # naive 2560^3/3072^3, smem 2560^3-4096^3, staggered (docs/CACHES.md)
+    l2_staggered_softness=4 * MIB,
     l1_ways=16,
     max_threads_per_sm=2048,
     max_blocks_per_sm=32,

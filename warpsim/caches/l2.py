@@ -56,9 +56,21 @@ many other lines as it has ways, a count that spreads about its mean). It puts D
 with 36 over 2 MiB, the pair before, which missed the 2560^3 re-reads; 24 for 35.25-35.75 MiB
 over 3-3.25, at most 23 elsewhere in 35-36.5 over 2.75-3.75). 35.5 MiB is about the 30 MiB of
 one of the L2's two partitions: data every SM reads may be held in both.
+(2b) staggered and offset launches (naive; smem, dgemm_smem, gemm_cp_async: warpsim.caches.
+residency.dispatch_mode) get a curve of their own, centred at 40 MiB over 4 MiB
+(hardware.l2_staggered_effective): the block schedules (traces/schedule/) show naive and smem
+staggered half a block at 2816^3, 3072^3 and 4096^3, and with the waves' curve the model's
+staggered re-uses miss too often just above the L2 (naive 3072^3 +79%, 2816^3 +62%: its re-uses
+at 36-38 MiB would have to miss 32%, where those of launches in waves at that distance miss
+61-76%): the model's stack distances of a launch whose slots start half a block apart come
+out longer than what the L2 sees (why is not known; the curve stands for it). 40 MiB
+over 4 MiB is the middle of the plateau (39.5-40.5 MiB over 4 MiB) that puts DRAM reads of 26
+of the 29 launches larger than L2 within 15% and keeps 84 of the 92 that fit within 5%; 39-39.5
+over 3.5-4 give 25, over 3.25 at most 24, over 4.5 lose a launch that fits.
 
 Limitations: the L2 is one LRU over tiles (its two partitions, hashing and replacement policy
-are stood for by the soft capacity); tiles are the granularity of eviction; the coalescer's
+are stood for by the soft capacity; a staggered launch's timing within a block by a second
+curve, not by its distances); tiles are the granularity of eviction; the coalescer's
 timing is two chances fitted to the traces, not a model of its window (per kernel the first wave
 merges 0.2-0.64 of its repeats); why full-size barrier blocks keep later waves aligned and
 smaller ones do not is not known (one candidate: with 32 warps a block's time is its slowest

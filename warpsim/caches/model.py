@@ -19,6 +19,7 @@ import numpy as np
 
 from warpsim.caches import footprint, l1, l2, tiles
 from warpsim.caches.hardware import H200, Hierarchy
+from warpsim.caches import residency as residency_module
 from warpsim.caches.residency import Residency, dispatch_mode, residency
 from warpsim.fast import count_site
 
@@ -52,7 +53,7 @@ class CachePrediction:
     kernel: str
     rows: list[CacheRow]
     residency: Residency
-    dispatch: str  # waves | staggered
+    dispatch: str  # waves | staggered | offset
     footprint_bytes: int | None = None  # the launch's arrays (buffers), bytes
     l2_bytes: int = 0  # the L2's size: the arrays fit when footprint_bytes <= l2_bytes
     notes: list[str] = field(default_factory=list)
@@ -79,13 +80,13 @@ class CachePrediction:
 
 def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePrediction:
     """Predict the cache figures of a launch (warpsim.caches.program.Program); `mode` forces
-    the dispatch (waves or staggered) instead of `residency.dispatch_mode`'s rule."""
+    the dispatch (waves, staggered or offset) instead of `residency.dispatch_mode`'s rule."""
     res = residency(program.threads, program.registers, program.shared_bytes, hw)
     counts = [count_site(a.site, program.threads) for a in program.accesses]
     sectors = np.array([c.get("sectors", 0) for c in counts], dtype=float)
     lines = sum(c.get("lines", 0) for c, a in zip(counts, program.accesses) if a.op == "load")
     reqs = sum(c.get("requests", 0) for c, a in zip(counts, program.accesses) if a.op == "load")
-    mode = mode or dispatch_mode(lines / reqs if reqs else 0.0)
+    mode = mode or dispatch_mode(lines / reqs if reqs else 0.0, program.synchronized, program.threads)
     stream_of, keys = tiles.streams(program)
     rep = l1.replay(program, res, stream_of, hw)
     loads = np.array([a.op == "load" for a in program.accesses])
@@ -95,7 +96,9 @@ def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePred
     written = np.where(~loads, sectors, 0.0)
     ev = tiles.events(program, res, mode, fetched, rep.distinct, written, stream_of, keys)
     _fit_footprint(ev, footprint.exact(program))
-    result = l2.simulate(ev, hw.l2_effective, hw.l2_softness, lockstep(program))
+    capacity, width = (hw.l2_effective, hw.l2_softness) if mode == "waves" else \
+        (hw.l2_staggered_effective, hw.l2_staggered_softness)
+    result = l2.simulate(ev, capacity, width, lockstep(program))
     rows = {name: CacheRow(name) for name in program.arrays()}
     for a, s, share, is_load, is_store in zip(program.accesses, sectors, rep.hit_share, loads, stores):
         r = rows[a.array]
@@ -117,8 +120,8 @@ def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePred
 
 
 #: Threads of a block whose barrier keeps later waves' requests aligned (l2.merged_share): 32
-#: warps, the most a block holds.
-LOCKSTEP_THREADS = 1024
+#: warps, the most a block holds; the same blocks run offset (residency.dispatch_mode).
+LOCKSTEP_THREADS = residency_module.LOCKSTEP_THREADS
 
 
 def lockstep(program) -> bool:

@@ -18,6 +18,8 @@ launches each, block = blockIdx.y * gridDim.x + blockIdx.x):
   either slot), blocks start in waves of `slots` = blocks per SM x 132: the start of b + 128 is
   0.05 D after b's (same wave) or 0.95 D (the next), D the block's duration, for 10% to 90% of
   the blocks;
+- offset: smem's slots (1024 threads, a barrier in the loop) start half a block apart at 2816^3,
+  3072^3 and 4096^3, each block active the whole of D;
 - staggered: when one SM serves its oldest block first (naive, bound by L1 tag throughput: its
   first-wave blocks take 2.28 ms in one slot and 4.48 ms in the other), the slots run half a
   block apart for the whole launch: b + 128 starts 0.50 D after b for 90% of the blocks.
@@ -28,11 +30,10 @@ launches each, block = blockIdx.y * gridDim.x + blockIdx.x):
 Limitations: D is taken equal for every block (the traces: 95% of blocks within 5% of the
 median); the dispatch order within a wave (which SM a block lands on) is not modelled beyond
 "b and b + sms share one" (true of 55-64% of the first wave's SMs, 124 apart on most others);
-the staggered case is chosen by a rule (see `dispatch_mode`) that two schedules support, not a
-timing model; the schedules of the barrier kernels smem and blocktile1d (2816^3, 3072^3, 4096^3)
-contradict it: both are staggered (half and a third of a block) where the rule runs them in waves,
-kept because the L2 curve, read off launches taken as waves, reads worse with the measured
-dispatch (docs/CACHES.md, assumption 4).
+the staggered and offset cases are chosen by a rule (see `dispatch_mode`) that the schedules of
+naive, coalesced and smem support, not a timing model; blocktile1d's schedules (staggered a third
+of a block at 2816^3, 3072^3 and 4096^3) contradict it: the rule runs it in waves, because its
+DRAM reads come out worse staggered (docs/CACHES.md, assumption 4).
 """
 
 from __future__ import annotations
@@ -81,32 +82,49 @@ def residency(threads: int, registers: int, shared_bytes: int, hw: Hierarchy = H
     return Residency(blocks, limited_by, shared, carveout, hw.l1_and_shared - carveout, hw.sms)
 
 
-def dispatch_mode(lines_per_request: float) -> str:
-    """'staggered' when the kernel is bound by its SMs' L1 tag throughput, else 'waves'.
+def dispatch_mode(lines_per_request: float, synchronized: bool = False, threads: int = 0) -> str:
+    """'staggered' when the kernel is bound by its SMs' L1 tag throughput, 'offset' when its blocks
+    of 32 warps wait at a barrier in their loop, else 'waves'.
 
-    The rule: a global access needing 16 or more 128-byte lines per request on average (naive's
-    A load takes 32) keeps the L1's tag stage busy for that many cycles per warp, so the oldest
-    block's warps, issued first, take the SM and the slots drift half a block apart (measured
-    for naive at 4096^3); with fewer (coalesced: 1.5 lines per request) the resident blocks run
-    alike and start in waves."""
-    return "staggered" if lines_per_request >= 16 else "waves"
+    - staggered: a global access needing 16 or more 128-byte lines per request on average (naive's
+      A load takes 32) keeps the L1's tag stage busy for that many cycles per warp, so the oldest
+      block's warps, issued first, take the SM and the slots drift half a block apart (measured
+      for naive at 2816^3, 3072^3 and 4096^3, traces/schedule/);
+    - offset: smem (1024 threads, a barrier every K step, 1 line per request) starts its slots
+      half a block apart at 2816^3, 3072^3 and 4096^3 (0.4-0.6 D for 90-97% of consecutive
+      starts on an SM), each block active the whole of D (its first wave's blocks end at 0.77 D
+      and 1.1 D); the rule takes the barrier kernels of LOCKSTEP_THREADS threads (smem, dgemm_smem,
+      gemm_cp_async);
+    - waves: the rest (coalesced, 1.5 lines per request, in waves at 4096^3).
+
+    blocktile1d (512 threads, a barrier) is measured staggered too, its three slots a third of a
+    block apart, but is left in waves: staggered or offset, its DRAM reads at 2560^3 (-28%) and
+    2048x1024x4096 (-10%) fall outside their tolerances (docs/CACHES.md, assumption 4)."""
+    if lines_per_request >= 16:
+        return "staggered"
+    return "offset" if synchronized and threads >= LOCKSTEP_THREADS else "waves"
+
+
+#: Threads of a block (32 warps) whose barrier in the loop makes the model offset its slots.
+LOCKSTEP_THREADS = 1024
 
 
 def start_times(blocks: int, res: Residency, mode: str) -> "np.ndarray":
     """When each block of a launch starts making progress, in units of one block's resident time D:
-    the wave it starts in (waves), or its half-wave (staggered, 2 blocks per SM)."""
+    the wave it starts in (waves), or its half-wave (staggered and offset, 2 blocks per SM)."""
     import numpy as np
 
     b = np.arange(blocks)
-    if mode == "staggered" and res.blocks_per_sm > 1:
+    if mode in ("staggered", "offset") and res.blocks_per_sm > 1:
         return (b // res.sms) / res.blocks_per_sm
     return (b // res.slots).astype(float)
 
 
 def active_time(res: Residency, mode: str) -> float:
-    """How long, in units of D, a block takes from its first iteration to its last: D in waves;
-    D / blocks_per_sm when staggered (the SM serves one block at a time: naive's first-wave
-    blocks finished at 2.28 ms = D / 2 in the slot served first)."""
+    """How long, in units of D, a block takes from its first iteration to its last: D in waves and
+    offset (smem's first-wave blocks each run the whole of D); D / blocks_per_sm when staggered
+    (the SM serves one block at a time: naive's first-wave blocks finished at 2.28 ms = D / 2 in
+    the slot served first)."""
     return 1.0 / res.blocks_per_sm if mode == "staggered" and res.blocks_per_sm > 1 else 1.0
 
 
