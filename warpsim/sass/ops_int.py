@@ -164,26 +164,22 @@ def op_imad(m, ins, path, guard, known):
     a_op, b_op, c_op = rest[0], rest[1], rest[2]
     carries_in = [o for o in rest[3:] if isinstance(o, isa.Pred)]
     is_signed = "U32" not in mods
-    if "WIDE" in mods:
+    if "WIDE" in mods or "HI" in mods:
+        # both add c's register pair (c+1:c) as a 64-bit addend: IMAD.WIDE d, a, b, c writes the pair
+        # a*b + (c+1:c); IMAD.HI d, a, b, c its high half (nvcc's integer division zeroes c and puts
+        # its estimate in c+1 to add it this way)
         a, b = m.read_int(path, a_op, known), m.read_int(path, b_op, known)
         c = m.read_pair(path, c_op, known)
+        write = m.write_pair if "WIDE" in mods else m.write
         if not _all_int([a, b, c]):
-            m.write_pair(path, dst, data_of(a, b, c), guard)
-            return
-        m.write_pair(path, dst, alu.mul_wide(a, b, m.env, is_signed) + c, guard)
+            write(path, dst, data_of(a, b, c), guard)
+        elif "WIDE" in mods:
+            write(path, dst, alu.mul_wide(a, b, m.env, is_signed) + c, guard)
+        else:
+            write(path, dst, alu.mul_hi_add(a, b, c, is_signed), guard)
         return
     if "MOV" in mods:  # IMAD.MOV d, RZ, RZ, c: a move, which copies a Select as it is
         m.write(path, dst, m.read(path, c_op, known), guard)
-        return
-    if "HI" in mods:
-        # IMAD.HI d, a, b, c: the high half of a*b + (c+1:c), c's register pair as a 64-bit addend
-        # (nvcc's integer division zeroes c and puts its estimate in c+1 to add it this way)
-        a, b = m.read_int(path, a_op, known), m.read_int(path, b_op, known)
-        c = m.read_pair(path, c_op, known)
-        if not _all_int([a, b, c]):
-            m.write(path, dst, data_of(a, b, c), guard)
-            return
-        m.write(path, dst, alu.mul_hi_add(a, b, c, is_signed), guard)
         return
     a, b, c = _ints(m, path, [a_op, b_op, c_op], known)
     if not _all_int([a, b, c]):
