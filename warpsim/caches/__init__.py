@@ -12,7 +12,7 @@ them within tolerance classes (docs/CACHES.md), from the same `Site`s either fro
     lru        a sectored set-associative LRU in numpy (L1)
     l1         replaying sampled SMs' L1s: hit and fetch shares per access
     tiles      every block's L2 traffic as tiles placed in time
-    footprint  the exact distinct sectors of a small launch
+    footprint  the exact distinct 64-byte pieces a launch reads (DRAM's unit)
     l2         the L2 request coalescer, the L2 and DRAM
     model      all of it: `predict(program)` -> CachePrediction (per array and total)
     hardware   every device figure, with its source

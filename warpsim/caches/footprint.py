@@ -1,27 +1,67 @@
-"""The distinct sectors a launch touches per array, counted exactly where the launch is small.
+"""The distinct pieces of memory a launch reads per array: what DRAM must deliver once.
 
-Where every warp request of the launch can be made concrete within `LIMIT` lane evaluations,
-this enumerates them all (warpsim.caches.lanes) and counts the distinct 32-byte sectors of each
-array: what DRAM must deliver once when everything fits in L2. The tile model
-(warpsim.caches.tiles) sizes tiles from sampled blocks, which at small sizes mis-weights the
-partial tiles of edge blocks; `warpsim.caches.model` scales each array's tiles to this count.
+`exact` counts, per array, the distinct 64-byte pieces (DRAM's unit, two sectors) that the
+launch's loads and atomics touch, exactly and without making every lane concrete: a dimension
+the address ignores is taken at the one value that admits the most lanes, threads of one address
+are taken together, and a dimension of short address step is solved as a range per lane, so that
+a launch of a few million warp requests per array is counted in well under a second (see
+`exact`). `enumerated` is the brute force it is tested against: every lane of a small launch.
+The tile model (warpsim.caches.tiles) sizes tiles from sampled blocks, which mis-weights edge
+blocks' partial tiles and triangular loops; `warpsim.caches.model` scales each array's tiles
+to this count where it is taken.
 
-Limitations: None (not counted) past LIMIT; the loads' and atomics' sectors count (a stored-only
-sector needs no DRAM read).
+Limitations: None (not counted) past SPANS spans (4096^3 GEMMs: 8-50 M), where the sampled
+tiles stand; a lane condition other than a conjunction of affine inequalities makes its access
+evaluated thread by thread; the loads' and atomics' pieces count (a stored-only sector needs no
+DRAM read).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from warpsim.caches.lanes import block_values, lanes, requests
+from warpsim import formula as F
+from warpsim.caches.lanes import SECTOR, block_values, lanes, requests
+from warpsim.fast import as_formula
 from warpsim.caches.stream import loop_dims
 
-LIMIT = 1 << 25  # lane evaluations, over the whole launch
+LIMIT = 1 << 25  # lane evaluations of the brute-force count (`enumerated`), over the whole launch
+SPANS = 1 << 24  # address spans the structured count (`exact`) may evaluate, over the whole launch
+GRANULE = 64  # bytes: DRAM delivers two sectors at a time (see `exact`)
+CHUNK = 1 << 20  # spans evaluated at once
 
 
-def exact(program) -> dict[str, int] | None:
-    """Per array, the distinct sectors its loads and atomics touch; None if the launch is too big."""
+def exact(program, granule: int = GRANULE, limit: int = SPANS) -> dict[str, int] | None:
+    """Per array, the distinct `granule`-byte pieces its loads and atomics touch, in sectors
+    (pieces x granule / 32); None where the count would evaluate more than `limit` spans.
+
+    DRAM reads in pieces of 64 bytes: the lower-triangular product reads 48,256 bytes of L and
+    B in 64-byte pieces at 97x61 (45,504 in sectors), and ncu measured 54,784 = 48,256 + its
+    code (3,584) + 2,944; at 300x212, 1536x1024 and 2048^2 the remainders past the pieces and
+    the code are 1.8-2.0 KB, 7.2 KB and 54 KB (in sectors: 11 KB, 32 KB and 87 KB). The dense
+    arrays of every other launch read the same either way, less a piece at a misaligned end.
+
+    The count is exact and structured, not enumerated lane by lane: per access, a launch
+    dimension the address does not move with is taken at the one value that admits the most
+    lanes (where a single lane condition names it); threads at the same address are taken
+    together where a single condition tells them apart; and a dimension whose address step is at
+    most a granule is solved for as a range per lane (its conditions bound it), so that each
+    lane gives one contiguous span of granules. The spans' union is counted per array.
+    """
+    plans = [_plan(a, program.threads, granule) for a in program.accesses if a.op != "store"]
+    if sum(p.spans for p in plans) > limit:
+        return None
+    runs: dict[str, list] = {}
+    for p in plans:
+        runs.setdefault(p.access.array, []).extend(_spans(p, granule))
+    return {name: _union(parts) * granule // SECTOR for name, parts in runs.items()}
+
+
+def enumerated(program) -> dict[str, int] | None:
+    """Per array, the distinct sectors its loads and atomics touch, from every lane of the launch
+    made concrete (the oracle `exact` is tested against); None past LIMIT lane evaluations."""
     total = 0
     for a in program.accesses:
         n = 1
@@ -32,7 +72,6 @@ def exact(program) -> dict[str, int] | None:
         total += n * program.threads
     if total > LIMIT:
         return None
-    gx, gy, _ = program.grid
     seen: dict[str, list] = {}
     for a in program.accesses:
         if a.op == "store":
@@ -53,6 +92,167 @@ def exact(program) -> dict[str, int] | None:
             on = ((mask >> k) & 1) == 1
             seen.setdefault(a.array, []).append(np.unique(line[on] * 4 + k))
     return {name: int(len(np.unique(np.concatenate(parts)))) for name, parts in seen.items()}
+
+
+@dataclass
+class _Plan:
+    access: object
+    dims: list  # (name, extent) enumerated
+    fixed: dict  # dimension -> the one value it is taken at
+    inner: tuple | None  # (name, extent, address step): solved as a range per lane
+    conditions: list  # (coef dict, (reps,) thread part): sum(coef * value) + thread < 0, all must hold
+    opaque: list  # conditions of another shape, evaluated lane by lane (reps are then threads)
+    threads: np.ndarray  # the threads (or one per address class) evaluated
+    address: np.ndarray  # (reps,) their address parts
+    spans: int  # spans it evaluates
+    block_threads: int
+
+
+def _plan(access, threads: int, granule: int) -> _Plan:
+    site = access.site
+    coef = {d: int(c) for d, c in site.address.coef.items() if c}
+    address = np.broadcast_to(np.asarray(site.address.thread, dtype=np.int64), (threads,))
+    ok = np.ones(threads, dtype=bool)
+    conds, opaque = [], []
+    for part in (as_formula(site.region), as_formula(site.predicate)):
+        for c in F.conjuncts(part):
+            if isinstance(c, F.Const):
+                ok &= np.broadcast_to(np.asarray(c.mask, dtype=bool), (threads,))
+            elif isinstance(c, F.Lt):
+                conds.append((dict(c.coef), np.broadcast_to(c.thread, (threads,))))
+            elif isinstance(c, F.Not) and isinstance(c.child, F.Lt):  # value >= 0: -value - 1 < 0
+                conds.append(({d: -v for d, v in c.child.coef}, -np.broadcast_to(c.child.thread, (threads,)) - 1))
+            else:
+                opaque.append(c)
+    extents = {f"blockIdx.{'xyz'[i]}": hi - lo for i, (lo, hi) in enumerate(access.blocks)}
+    extents.update({ld.dim: ld.extent for ld in loop_dims(site)})
+    opaque_dims = set().union(*(c.dims() for c in opaque)) if opaque else set()
+    reps = np.flatnonzero(ok)
+    if not opaque and len(reps):
+        reps, conds = _classes(reps, address, conds)
+    else:
+        conds = [(cf, th[reps]) for cf, th in conds]
+    fixed = {}
+    for d, ext in extents.items():
+        if d in coef or d in opaque_dims:
+            continue
+        named = [cf for cf, _ in conds if d in cf]
+        if not named:
+            fixed[d] = 0
+        elif len(named) == 1:  # the lane passes for some value: the one that lowers the sum most
+            fixed[d] = 0 if named[0][d] > 0 else ext - 1
+    inner = None
+    for d, ext in extents.items():
+        if d in coef and abs(coef[d]) <= granule and d not in opaque_dims and ext > 1:
+            if inner is None or ext > inner[1]:
+                inner = (d, ext, coef[d])
+    dims = [(d, ext) for d, ext in extents.items() if d not in fixed and (inner is None or d != inner[0])]
+    n = len(reps) * int(np.prod([ext for _, ext in dims], dtype=np.int64)) if all(e > 0 for e in extents.values()) else 0
+    return _Plan(access, dims, fixed, inner, conds, opaque, reps, address[reps], n, threads)
+
+
+def _classes(reps, address, conds):
+    """Threads at one address taken together: where at most one condition tells the threads of
+    an address apart, a lane of the class passes iff the class's least thread part passes."""
+    _, cls = np.unique(address[reps], return_inverse=True)
+    k = int(cls.max()) + 1
+    varying = []
+    for i, (_, th) in enumerate(conds):
+        t = th[reps]
+        lo = np.full(k, np.iinfo(np.int64).max)
+        hi = np.full(k, np.iinfo(np.int64).min)
+        np.minimum.at(lo, cls, t)
+        np.maximum.at(hi, cls, t)
+        if np.any(lo != hi):
+            varying.append((i, lo))
+    if len(varying) > 1:
+        return reps, [(cf, th[reps]) for cf, th in conds]
+    first = np.full(k, len(reps))
+    np.minimum.at(first, cls, np.arange(len(reps)))
+    out = reps[first]
+    new = [(cf, th[out]) for cf, th in conds]
+    for i, lo in varying:
+        new[i] = (conds[i][0], lo)
+    return out, new
+
+
+def _spans(p: _Plan, granule: int):
+    """(first, last) granule arrays of the plan's lanes, merged per chunk."""
+    a = p.access
+    if p.spans == 0:
+        return []
+    coef = {d: int(c) for d, c in a.site.address.coef.items() if c}
+    shape = [ext for _, ext in p.dims]
+    points = int(np.prod(shape, dtype=np.int64)) if shape else 1
+    reps = len(p.threads)
+    per = max(1, CHUNK // max(1, reps))
+    out = []
+    for lo_pt in range(0, points, per):
+        idx = np.arange(lo_pt, min(points, lo_pt + per), dtype=np.int64)
+        values = dict(zip([d for d, _ in p.dims], np.unravel_index(idx, shape) if shape else []))
+        values = {d: v.astype(np.int64) for d, v in values.items()}
+        g = len(idx)
+        for d, v in p.fixed.items():
+            values[d] = np.full(g, v, dtype=np.int64)
+        shift = np.full(g, a.base, dtype=np.int64)
+        for d, c in coef.items():
+            if p.inner is None or d != p.inner[0]:
+                shift += np.int64(c) * values[d]
+        live = np.ones((g, reps), dtype=bool)
+        if p.inner is not None:
+            u, ext, step = p.inner
+            ulo = np.zeros((g, reps), dtype=np.int64)
+            uhi = np.full((g, reps), ext - 1, dtype=np.int64)
+        for cf, th in p.conditions:
+            s = np.zeros(g, dtype=np.int64)
+            for d, c in cf.items():
+                if p.inner is None or d != p.inner[0]:
+                    s += np.int64(c) * values[d]
+            v = s[:, None] + th[None, :]
+            cu = cf.get(p.inner[0], 0) if p.inner is not None else 0
+            if cu > 0:
+                np.minimum(uhi, (-v - 1) // cu, out=uhi)
+            elif cu < 0:
+                np.maximum(ulo, v // (-cu) + 1, out=ulo)
+            else:
+                live &= v < 0
+        if p.opaque:
+            holds = {}
+            f = p.opaque[0] if len(p.opaque) == 1 else F.And(tuple(p.opaque))
+            for atom in F.atoms(f):
+                s = np.zeros(g, dtype=np.int64)
+                for d, c in atom.coef:
+                    s += np.int64(c) * values[d]
+                holds[atom.key] = atom.holds(s)
+            live &= F.evaluate(f, holds, (g, p.block_threads))[:, p.threads]
+        first = shift[:, None] + p.address[None, :]
+        last = first
+        if p.inner is not None:
+            live &= ulo <= uhi
+            step = np.int64(p.inner[2])
+            first, last = (first + step * ulo, first + step * uhi) if step > 0 else (first + step * uhi, first + step * ulo)
+        out.append(_merge(first[live] // granule, last[live] // granule))
+    return out
+
+
+def _merge(first: np.ndarray, last: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Disjoint runs covering the union of [first, last] (inclusive), sorted."""
+    if len(first) == 0:
+        return first, last
+    order = np.argsort(first, kind="stable")
+    s, e = first[order], np.maximum.accumulate(last[order])
+    new = np.ones(len(s), dtype=bool)
+    new[1:] = s[1:] > e[:-1] + 1
+    starts = np.flatnonzero(new)
+    ends = np.append(starts[1:] - 1, len(s) - 1)
+    return s[starts], e[ends]
+
+
+def _union(parts) -> int:
+    if not parts:
+        return 0
+    s, e = _merge(np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]))
+    return int((e - s + 1).sum())
 
 
 def overlap(program, members, iterations: int = 8) -> float:

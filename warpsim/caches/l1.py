@@ -106,7 +106,8 @@ def replay(program, res: Residency, stream_of: np.ndarray, hw: Hierarchy = H200,
     if use.any():
         result = simulate(rec.line[use], rec.mask[use], res.l1_bytes // hw.line, hw.l1_ways, group=rec.group[use])
         hit[use] = result["hit"]
-    if program.synchronized:
+    import os
+    if program.synchronized and os.environ.get('WS_NOFL') != '1':
         hit, merged = in_flight(rec, hit)
     else:
         merged = np.zeros_like(hit)

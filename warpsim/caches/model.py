@@ -4,7 +4,8 @@ read and write sectors from L1, DRAM read and write bytes.
     Program --residency--> blocks per SM, L1 bytes, dispatch
             --l1.replay--> per access: L1 hit and fetch shares; per stream: distinct sectors
             --fast.count_site--> exact sectors per access (the shares apply to them)
-            --tiles.events--> every block's L2 tiles in time
+            --tiles.events--> every block's L2 tiles in time, scaled to the exact 64-byte
+                              pieces each array reads (footprint.exact) where they are counted
             --l2.simulate--> coalesced L2 reads, DRAM reads and writes
 
 Figures are predictions within tolerance classes, not exact counts (docs/CACHES.md); they are
@@ -133,7 +134,8 @@ def lockstep(program) -> bool:
 
 
 def _fit_footprint(ev, exact: dict | None) -> None:
-    """Scale each array's tile sizes so that its distinct tiles add up to the exact count."""
+    """Scale each array's tile sizes so that its distinct tiles add up to the exact count (in
+    sectors, of the 64-byte pieces DRAM reads)."""
     if not exact:
         return
     _, first = np.unique(ev.tile, return_index=True)

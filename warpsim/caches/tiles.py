@@ -120,7 +120,11 @@ def events(program, res: Residency, mode: str, fetched: np.ndarray, distinct: np
             continue
         sizes = (np.broadcast_to(size, shape) * (live if live is not None else 1.0)).ravel()[keep]
         sizes = sizes * (1.0 - footprint.overlap(program, members))  # neighbours' shared sectors once
-        weight = sizes / sizes.sum()  # the stream's traffic spread over its tiles as their sizes
+        if not sizes.sum() > 0:
+            # no sampled SM ran the stream (a remainder loop only some blocks reach): its tiles
+            # are sized as what they fetch, evenly
+            sizes = np.full(n, (fetched[members].sum() + written[members].sum()) / n)
+        weight = sizes / sizes.sum() if sizes.sum() > 0 else np.full(n, 1.0 / n)
         out["time"].append(t.ravel()[keep])
         out["block"].append(np.broadcast_to(blk[:, None], shape).ravel()[keep])
         out["tile"].append((anchors * 64 + arrays.index(site.array)).ravel()[keep])
