@@ -8,10 +8,11 @@ import json
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from profiling.traces import TRACES_DIR
+from test_sass_engine import CATALOG, KERNELS
 from warpsim.caches import lru, residency
 from warpsim.caches.hardware import H200, KIB
 from warpsim.caches.lanes import requests
@@ -168,8 +169,6 @@ def _trmm(entry: str, M: int, N: int):
     from warpsim.caches import program
     from warpsim.sass.analyze import prepare
 
-    from test_sass_engine import KERNELS
-
     block, grid = ("32x32", "cdiv(N,32),cdiv(M,32)") if entry == "trmm_lower" else ("16x16", "cdiv(N,16),cdiv(M,16)")
     return program.from_machine_code(prepare(KERNELS / "trmm.cu", entry, grid, block, {"M": M, "N": N}))
 
@@ -199,3 +198,44 @@ def test_the_footprint_of_a_large_triangle_is_counted_not_refused():
 
     prog = _trmm("trmm_lower_coalesced", 2048, 2048)
     assert footprint.exact(prog) == {"B": 2048 * 2048 * 4 // 32, "L": 2 * sum(-(-4 * (r + 1) // 64) for r in range(2048))}
+
+
+def _catalog_launch(draw):
+    """A catalog kernel at a size of its kind: each of M, N, K (or n) a multiple of what all its
+    listed sizes share (the float4 kernels' 4, wmma's 16), up to 400; other arguments as listed."""
+    import math
+
+    from warpsim.sass.analyze import prepare
+
+    entry = draw(st.sampled_from(CATALOG))
+    sizes = entry["sizes"]
+    size = dict(sizes[0])
+    for d in ("M", "N", "K", "n"):
+        if d in size:
+            step = math.gcd(*(int(s[d]) for s in sizes))
+            size[d] = step * draw(st.integers(1, max(1, 400 // step)))
+    args = {**{k: str(v) for k, v in size.items()}, **entry.get("buffers", {})}
+    return entry["entry"], size, prepare(KERNELS / entry["file"], entry["entry"], entry["grid"], entry["block"], args)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_catalog_launch_gets_cache_figures_that_can_be(data):
+    # whatever kernel and size: no error (a remainder loop no sampled SM runs once divided by
+    # zero), every figure a whole number within what the launch can do: L1 serves at most the
+    # sectors it is asked for, L2 forwards at most L1's misses, DRAM reads at least every piece
+    # the loads touch once (the arrays fit in L2 at these sizes) plus the code and 2.2 KB
+    from warpsim.caches import caches_for_launch, footprint, program
+    from warpsim.caches.model import FIXED_DRAM_READ
+
+    name, size, kernel = _catalog_launch(data.draw)
+    p = caches_for_launch(kernel)
+    for r in p.rows + [p.total]:
+        assert 0 <= r.l1_hit_sectors <= r.load_sectors, (name, size, r)
+        assert r.l2_read_sectors >= 0 and r.dram_read_bytes >= 0 and r.dram_write_bytes >= 0, (name, size, r)
+    t = p.total
+    assert t.l2_read_sectors <= (t.load_sectors - t.l1_hit_sectors) * 1.01 + 8 * len(p.rows), (name, size)
+    prog = program.from_machine_code(kernel)
+    pieces = footprint.exact(prog)
+    assert pieces is not None and p.fits
+    assert t.dram_read_bytes >= 32 * sum(pieces.values()) + FIXED_DRAM_READ + prog.code_bytes - 64, (name, size)
