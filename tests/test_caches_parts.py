@@ -239,3 +239,23 @@ def test_any_catalog_launch_gets_cache_figures_that_can_be(data):
     pieces = footprint.exact(prog)
     assert pieces is not None and p.fits
     assert t.dram_read_bytes >= 32 * sum(pieces.values()) + FIXED_DRAM_READ + prog.code_bytes - 64, (name, size)
+
+
+def test_a_kernel_without_global_loads_gets_figures_not_an_error(tmp_path):
+    # a store-only kernel and one that touches no global memory: the cache model took its empty
+    # arrays of accesses for numbers and raised; now every figure is a count, and the sentence
+    # says there is nothing to read
+    from warpsim.caches import caches_for_launch
+    from warpsim.caches.report import sentence
+    from warpsim.sass.analyze import prepare
+
+    src = tmp_path / "k.cu"
+    src.write_text('extern "C" __global__ void fill(int n, float *out) {\n'
+                   '  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) out[i] = 1.0f;\n}\n'
+                   'extern "C" __global__ void idle(int n) { }\n')
+    fill = caches_for_launch(prepare(src, "fill", "cdiv(n,256)", "256", {"n": "1000", "out": "float[n]"}))
+    # 1000 floats = 4000 B = 125 sectors stored, none loaded
+    assert (fill.total.load_sectors, fill.total.l2_write_sectors, fill.total.l2_read_sectors) == (0, 125, 0)
+    idle = caches_for_launch(prepare(src, "idle", "4", "32", {"n": "1"}))
+    assert idle.rows == [] and idle.total.dram_read_bytes == 0
+    assert sentence(idle, 0).startswith("The launch has no global loads")

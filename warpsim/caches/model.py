@@ -90,10 +90,12 @@ def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePred
     mode = mode or dispatch_mode(lines / reqs if reqs else 0.0, program.synchronized, program.threads)
     stream_of, keys = tiles.streams(program)
     rep = l1.replay(program, res, stream_of, hw)
-    loads = np.array([a.op == "load" for a in program.accesses])
-    stores = np.array([a.op == "store" for a in program.accesses])
+    loads = np.array([a.op == "load" for a in program.accesses], dtype=bool)
+    stores = np.array([a.op == "store" for a in program.accesses], dtype=bool)
+    # L2 read sectors are L1's read requests (ncu's ..._op_read): atomics and reductions go to L2
+    # whole but as operations of their own (_op_atom, _op_red), so they fetch no read sectors;
+    # their tiles still read from DRAM on first use, and are written
     fetched = np.where(loads, sectors * rep.fetch_share, 0.0)
-    fetched = np.where(~loads & ~stores, sectors, fetched)  # atomics go to L2 whole
     written = np.where(~loads, sectors, 0.0)
     ev = tiles.events(program, res, mode, fetched, rep.distinct, written, stream_of, keys)
     _fit_footprint(ev, footprint.exact(program))
