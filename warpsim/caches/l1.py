@@ -50,25 +50,26 @@ def group_of(block: int, res: Residency, blocks: int, k: int = 0) -> list[int]:
 
 def sample_groups(program, res: Residency, samples: int = SAMPLES) -> list[list[int]]:
     """Groups of co-resident blocks: SMs at evenly spaced blocks of the launch (the first and the
-    last included), and one more for every piece of the launch (machine code splits a launch at
-    edges) that none of those holds, so that every access is replayed."""
+    last included), and one more, at its middle block, for every piece of the launch (machine
+    code splits a launch at edges) that none of those holds but on its last row or column, so
+    that every access is replayed by a block that runs it whole."""
     blocks = program.blocks
     picks = dict.fromkeys(round(k * (blocks - 1) / max(1, samples - 1)) for k in range(samples))
     groups = {tuple(group_of(b, res, blocks, k)) for k, b in enumerate(picks)}
     gx, gy, _ = program.grid
 
-    def covered(ranges) -> bool:
-        for g in groups:
+    def covered(ranges) -> bool:  # by a block off the piece's last row and column (an edge block
+        for g in groups:          # may run a few of its warps: split-K's last block at M = 97, one)
             for b in g:
                 at = (b % gx, (b // gx) % gy, b // (gx * gy))
-                if all(lo <= v < hi for v, (lo, hi) in zip(at, ranges)):
+                if all(lo <= v < hi and (hi - lo == 1 or v < hi - 1) for v, (lo, hi) in zip(at, ranges)):
                     return True
         return False
 
     for ranges in dict.fromkeys(a.blocks for a in program.accesses):
         if not covered(ranges):
-            (x0, _), (y0, _), (z0, _) = ranges
-            groups.add(tuple(group_of(x0 + gx * (y0 + gy * z0), res, blocks)))
+            x, y, z = ((lo + hi - 1) // 2 for lo, hi in ranges)  # the piece's middle block
+            groups.add(tuple(group_of(x + gx * (y + gy * z), res, blocks)))
     return [list(g) for g in sorted(groups)]
 
 
