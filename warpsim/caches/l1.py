@@ -86,7 +86,6 @@ def sample_groups(program, res: Residency, samples: int = SAMPLES) -> list[list[
     return [list(g) for g in sorted(groups)]
 
 
-
 @dataclass
 class L1Replay:
     """What the sampled SMs' L1s did, per access (arrays indexed like program.accesses) and per
@@ -121,8 +120,7 @@ def replay(program, res: Residency, stream_of: np.ndarray, hw: Hierarchy = H200,
     if use.any():
         result = simulate(rec.line[use], rec.mask[use], res.l1_bytes // hw.line, hw.l1_ways, group=rec.group[use])
         hit[use] = result["hit"]
-    import os
-    if program.synchronized and os.environ.get('WS_NOFL') != '1':
+    if program.synchronized:
         hit, merged = in_flight(rec, hit)
     else:
         merged = np.zeros_like(hit)
