@@ -169,8 +169,8 @@ def _trmm(entry: str, M: int, N: int):
     from warpsim.caches import program
     from warpsim.sass.analyze import prepare
 
-    block, grid = ("32x32", "cdiv(N,32),cdiv(M,32)") if entry == "trmm_lower" else ("16x16", "cdiv(N,16),cdiv(M,16)")
-    return program.from_machine_code(prepare(KERNELS / "trmm.cu", entry, grid, block, {"M": M, "N": N}))
+    e = next(e for e in CATALOG if e["entry"] == entry)
+    return program.from_machine_code(prepare(KERNELS / e["file"], entry, e["grid"], e["block"], {"M": M, "N": N}))
 
 
 @pytest.mark.parametrize("entry", ["trmm_lower", "trmm_lower_coalesced"])

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from warpsim import formula as F
-from warpsim.caches.lanes import SECTOR, block_values, lanes, requests
+from warpsim.caches.lanes import SECTOR, affine, block_values, lanes, passing, requests
 from warpsim.fast import as_formula
 from warpsim.caches.stream import loop_dims
 
@@ -97,6 +97,7 @@ def enumerated(program) -> dict[str, int] | None:
 @dataclass
 class _Plan:
     access: object
+    coef: dict  # the address's nonzero coefficients
     dims: list  # (name, extent) enumerated
     fixed: dict  # dimension -> the one value it is taken at
     inner: tuple | None  # (name, extent, address step): solved as a range per lane
@@ -148,7 +149,7 @@ def _plan(access, threads: int, granule: int) -> _Plan:
                 inner = (d, ext, coef[d])
     dims = [(d, ext) for d, ext in extents.items() if d not in fixed and (inner is None or d != inner[0])]
     n = len(reps) * int(np.prod([ext for _, ext in dims], dtype=np.int64)) if all(e > 0 for e in extents.values()) else 0
-    return _Plan(access, dims, fixed, inner, conds, opaque, reps, address[reps], n, threads)
+    return _Plan(access, coef, dims, fixed, inner, conds, opaque, reps, address[reps], n, threads)
 
 
 def _classes(reps, address, conds):
@@ -178,10 +179,9 @@ def _classes(reps, address, conds):
 
 def _spans(p: _Plan, granule: int):
     """(first, last) granule arrays of the plan's lanes, merged per chunk."""
-    a = p.access
     if p.spans == 0:
         return []
-    coef = {d: int(c) for d, c in a.site.address.coef.items() if c}
+    skip = p.inner[0] if p.inner is not None else None
     shape = [ext for _, ext in p.dims]
     points = int(np.prod(shape, dtype=np.int64)) if shape else 1
     reps = len(p.threads)
@@ -194,22 +194,14 @@ def _spans(p: _Plan, granule: int):
         g = len(idx)
         for d, v in p.fixed.items():
             values[d] = np.full(g, v, dtype=np.int64)
-        shift = np.full(g, a.base, dtype=np.int64)
-        for d, c in coef.items():
-            if p.inner is None or d != p.inner[0]:
-                shift += np.int64(c) * values[d]
+        shift = p.access.base + affine(p.coef.items(), values, g, skip)
         live = np.ones((g, reps), dtype=bool)
         if p.inner is not None:
-            u, ext, step = p.inner
             ulo = np.zeros((g, reps), dtype=np.int64)
-            uhi = np.full((g, reps), ext - 1, dtype=np.int64)
+            uhi = np.full((g, reps), p.inner[1] - 1, dtype=np.int64)
         for cf, th in p.conditions:
-            s = np.zeros(g, dtype=np.int64)
-            for d, c in cf.items():
-                if p.inner is None or d != p.inner[0]:
-                    s += np.int64(c) * values[d]
-            v = s[:, None] + th[None, :]
-            cu = cf.get(p.inner[0], 0) if p.inner is not None else 0
+            v = affine(cf.items(), values, g, skip)[:, None] + th[None, :]
+            cu = cf.get(skip, 0)
             if cu > 0:
                 np.minimum(uhi, (-v - 1) // cu, out=uhi)
             elif cu < 0:
@@ -217,14 +209,7 @@ def _spans(p: _Plan, granule: int):
             else:
                 live &= v < 0
         if p.opaque:
-            holds = {}
-            f = p.opaque[0] if len(p.opaque) == 1 else F.And(tuple(p.opaque))
-            for atom in F.atoms(f):
-                s = np.zeros(g, dtype=np.int64)
-                for d, c in atom.coef:
-                    s += np.int64(c) * values[d]
-                holds[atom.key] = atom.holds(s)
-            live &= F.evaluate(f, holds, (g, p.block_threads))[:, p.threads]
+            live &= passing(p.opaque, values, g, p.block_threads)[:, p.threads]
         first = shift[:, None] + p.address[None, :]
         last = first
         if p.inner is not None:

@@ -54,7 +54,7 @@ def holding(block: int, res: Residency, blocks: int) -> list[int]:
     body); a piece of the launch that only one edge block runs needs that block itself."""
     group = group_of(block, res, blocks)
     if block not in group:
-        slot = min((block - (block // res.slots) * res.slots) // res.sms, len(group) - 1)
+        slot = min(block % res.slots // res.sms, len(group) - 1)
         group = sorted(set(group[:slot] + [block] + group[slot + 1:]))
     return group
 

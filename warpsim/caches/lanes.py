@@ -37,21 +37,32 @@ def lanes(access, threads: int, values: dict[str, np.ndarray], g: int) -> tuple[
     """(g, threads) int64 byte addresses and bool live lanes of one access at g points, `values`
     giving each launch dimension of the site (g,) values."""
     site = access.site
-    shift = np.full(g, access.base, dtype=np.int64)
-    for d, c in site.address.coef.items():
-        shift += np.int64(c) * values[d]
+    shift = access.base + affine(site.address.coef.items(), values, g)
     thread = np.broadcast_to(np.asarray(site.address.thread, dtype=np.int64), (threads,))
     addr = shift[:, None] + thread[None, :]
-    region, pred = as_formula(site.region), as_formula(site.predicate)
+    return addr, passing([as_formula(site.region), as_formula(site.predicate)], values, g, threads)
+
+
+def affine(coef, values: dict[str, np.ndarray], g: int, skip: str | None = None) -> np.ndarray:
+    """(g,) int64: sum of c * values[d] over the (d, c) pairs of `coef`, but dimension `skip`."""
+    s = np.zeros(g, dtype=np.int64)
+    for d, c in coef:
+        if d != skip:
+            s += np.int64(c) * values[d]
+    return s
+
+
+def passing(formulas, values: dict[str, np.ndarray], g: int, threads: int) -> np.ndarray:
+    """(g, threads) bool: the lanes for which every formula holds at the g points `values` give."""
     holds = {}
-    for atom in F.atoms(region) + F.atoms(pred):
-        if atom.key not in holds:
-            s = np.zeros(g, dtype=np.int64)
-            for d, c in atom.coef:
-                s += np.int64(c) * values[d]
-            holds[atom.key] = atom.holds(s)
-    live = F.evaluate(region, holds, (g, threads)) & F.evaluate(pred, holds, (g, threads))
-    return addr, live
+    for f in formulas:
+        for atom in F.atoms(f):
+            if atom.key not in holds:
+                holds[atom.key] = atom.holds(affine(atom.coef, values, g))
+    live = np.ones((g, threads), dtype=bool)
+    for f in formulas:
+        live &= F.evaluate(f, holds, (g, threads))
+    return live
 
 
 def requests(addr: np.ndarray, live: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
