@@ -208,6 +208,29 @@ def read_cubin(path: Path | str) -> Cubin:
     return _from_json(path, doc)
 
 
+def subroutines(path: Path | str, function: str) -> dict[str, int]:
+    """The subroutines nvcc placed in `function`'s code section (the slow paths of float division,
+    reciprocal and square root: `$__internal_0_$__cuda_sm20_rcp_rn_f32_slowpath`), by name -> byte
+    offset in the section, which is the pc a CALL to it jumps to. Read from the ELF symbol table
+    only for code that calls (few kernels do), so it is not cached."""
+    from elftools.common.exceptions import ELFError
+    from elftools.elf.elffile import ELFFile
+
+    try:
+        with open(path, "rb") as f:
+            elf = ELFFile(f)
+            symtab = elf.get_section_by_name(".symtab")
+            index = next((i for i, s in enumerate(elf.iter_sections()) if s.name == f".text.{function}"), None)
+            if symtab is None or index is None:
+                return {}
+            return {s.name: s["st_value"] for s in symtab.iter_symbols()
+                    if s["st_shndx"] == index and s["st_info"]["type"] == "STT_FUNC" and s.name != function}
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror}") from e
+    except ELFError as e:
+        raise UsageError(f"{path} is not a cubin ({e}): build it with nvcc -cubin") from e
+
+
 def _to_json(cubin: Cubin) -> dict:
     return {"ptx": cubin.ptx, "functions": [asdict(f) for f in cubin.functions.values()]}
 

@@ -21,7 +21,13 @@ address lies in the shared window), LDS/STS/LDSM (shared), LDGSTS (a global load
 store), ATOMG/REDG/RED/ATOM (global atomics), ATOMS (shared), LDL/STL (local). Their rows are
 named after the pointer parameter whose buffer the address lies in, or the `__shared__` variable.
 
-Limitations: calls (CALL/RET) and indirect branches are refused; values in memory are not
+A branch whose condition is data (the test for a divisor the fast reciprocal cannot take, before
+the call to its slow path) runs both sides for all the path's threads up to where they meet
+(Program.data_region); a register the two sides leave different is data (Opaque) from there on.
+A side that reaches a memory access, a barrier or an EXIT is refused: which threads run it is
+data. A loop whose trip count is data is refused too.
+
+Limitations: indirect branches are refused; values in memory are not
 tracked (a loaded value is Opaque, so an address computed from loaded data is refused); the
 per-instruction semantics cover the integer, predicate, move and control instructions nvcc
 emits for address arithmetic (warpsim.sass.ops.DISPATCH, the one table; its handlers live in
@@ -39,7 +45,7 @@ from warpsim import formula as F
 from warpsim.sass import alu, isa
 from warpsim.sass.ops import DATA_GUARD_OK, DISPATCH, op_opaque
 from warpsim.sass.ops_int import data_of
-from warpsim.sass.program import Program
+from warpsim.sass.program import CONTROL, MEMORY, Program
 from warpsim.sass.state import (
     UNDEFINED,
     Path,
@@ -67,6 +73,7 @@ from warpsim.sass.values import (
     decide,
     norm,
     pair,
+    same,
     split,
     unsigned,
 )
@@ -166,6 +173,7 @@ class Machine:
         self.context: list[set] = []  # formula keys known to hold (the conditions of enclosing loops)
         self.context_masks: list = []  # and their conditions of the threads alone
         self.live = None  # threads that matter to the instruction being executed (None: all)
+        self.data_branches: list[isa.Instruction] = []  # the data branches whose sides are running
 
     # -- running ---------------------------------------------------------------------------------
 
@@ -216,6 +224,10 @@ class Machine:
         if handler is None:
             raise _located(f"the engine does not know the opcode {ins.name} at {ins.where()}: "
                            "it cannot count this kernel exactly (please report the kernel)")
+        if self.data_branches and (ins.opcode in MEMORY or ins.opcode == "EXIT"):
+            raise _located(f"a condition computed from data steers control flow or predicates an access, at "
+                           f"{self.data_branches[0].where()}: a side of it runs {ins.name} at pc {ins.pc:#x}; "
+                           "warpsim counts only accesses decided by the thread, block and loop indices")
         self.steps += 1
         try:
             guard = self.guard(path, ins)
@@ -224,6 +236,8 @@ class Machine:
                 op_opaque(self, ins, path, F.TRUE, set())
                 path.pc += isa.INSTRUCTION_BYTES
                 return [path]
+            if ins.opcode == "BRA":
+                return [self.data_branch(path, ins)]
             raise _located(f"a condition computed from data steers control flow or predicates an "
                            f"access, at {ins.where()}: warpsim counts only accesses decided by the "
                            "thread, block and loop indices") from None
@@ -235,6 +249,11 @@ class Machine:
         self.env.live = self.live
         try:
             out = handler(self, ins, path, guard, known)
+        except DataPredicate:
+            if ins.opcode in MEMORY or ins.opcode in CONTROL:
+                raise
+            op_opaque(self, ins, path, guard, known)  # a data predicate among its operands: data out
+            out = None
         except SplitRequest:
             raise
         except NotAffine as e:
@@ -252,6 +271,35 @@ class Machine:
             path.pc += isa.INSTRUCTION_BYTES
             return [path]
         return out
+
+    def data_branch(self, path: Path, ins: isa.Instruction) -> Path:
+        """A branch whose condition is data: both sides run for all of `path`'s threads up to where
+        they meet; what they leave different is data there."""
+        region = self.program.data_region(ins.pc)
+        if isinstance(region, str):
+            raise _located(f"a condition computed from data steers control flow or predicates an access, at "
+                           f"{ins.where()}: {region}; warpsim counts only accesses decided by the thread, "
+                           "block and loop indices")
+        meet, body = region
+        ends = []
+        self.data_branches.append(ins)
+        try:
+            for start in self.program.successors[ins.pc]:
+                latches, exits = self.execute([Path(start, path.state.copy(), path.cond)], body=body)
+                if latches or not exits or any(p.pc != meet for p in exits):
+                    raise _located(f"the two sides of a branch computed from data, at {ins.where()}, do not meet "
+                                   f"at pc {meet:#x}: warpsim cannot count this kernel exactly")
+                ends.append(merge(exits).state)
+        finally:
+            self.data_branches.pop()
+        state = ends[0].copy()
+        chosen = Opaque(f"a value chosen by the data branch at pc {ins.pc:#x}")
+        for (_, mine), (_, theirs) in zip(state.files(), ends[1].files()):
+            for k in set(mine) | set(theirs):
+                a, b = mine.get(k, UNDEFINED), theirs.get(k, UNDEFINED)
+                if not same(a, b):
+                    mine[k] = chosen
+        return Path(meet, state, path.cond)
 
     # -- operands ----------------------------------------------------------------------------------
 

@@ -43,12 +43,14 @@ from warpsim.sass.ops_int import (
 from warpsim.sass.ops_memory import (
     op_atomic,
     op_bra,
+    op_call,
     op_exit,
     op_ldgsts,
     op_ldsm,
     op_load,
     op_nop,
     op_refuse,
+    op_ret,
     op_store,
 )
 
@@ -79,5 +81,5 @@ DISPATCH = {
     "NOP": op_nop, "BAR": op_nop, "BSSY": op_nop, "BSYNC": op_nop, "BREAK": op_nop, "WARPSYNC": op_nop,
     "DEPBAR": op_nop, "LDGDEPBAR": op_nop, "MEMBAR": op_nop, "FENCE": op_nop, "CCTL": op_nop, "ERRBAR": op_nop,
     "YIELD": op_nop, "NANOSLEEP": op_nop, "ARRIVES": op_nop, "PMTRIG": op_nop,
-    "CALL": op_refuse, "RET": op_refuse, "BRX": op_refuse, "JMX": op_refuse, "JMP": op_refuse,
+    "CALL": op_call, "RET": op_ret, "BRX": op_refuse, "JMX": op_refuse, "JMP": op_refuse,
 }

@@ -1,8 +1,11 @@
 """Memory and control instructions: each access handed to the machine's recorder; branches split
-paths, EXIT removes threads, calls and indirect branches are refused.
+paths, EXIT removes threads, CALL enters a subroutine of the kernel's section and RET returns to
+the address its register holds (one pc for every thread); indirect branches are refused.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from warpsim import formula as F
 from warpsim.sass import isa
@@ -11,6 +14,7 @@ from warpsim.sass.values import (
     EngineError,
     Opaque,
 )
+from warpsim.symbolic import Sym
 
 # -- memory ------------------------------------------------------------------------------------------
 
@@ -106,8 +110,33 @@ def op_exit(m, ins, path, guard, known):
     return [Path(ins.pc + isa.INSTRUCTION_BYTES, path.state, F.f_and(path.cond, F.f_not(guard)))]
 
 
+def _split(path, guard, target: int, fall: int) -> list[Path]:
+    """The threads of `path` the guard holds for go to `target`, the others to `fall`."""
+    if isinstance(guard, F.Const) and guard.all_true:
+        return [Path(target, path.state, path.cond)]
+    return [Path(target, path.state.copy(), F.f_and(path.cond, guard)),
+            Path(fall, path.state, F.f_and(path.cond, F.f_not(guard)))]
+
+
+def op_call(m, ins, path, guard, known):
+    target = m.program.callees.get(ins.pc)
+    if target is None:
+        raise EngineError("a call to code the engine cannot find in the kernel's section")
+    return _split(path, guard, target, ins.pc + isa.INSTRUCTION_BYTES)
+
+
+def op_ret(m, ins, path, guard, known):
+    reg = next(o for o in ins.operands if isinstance(o, isa.Reg))
+    to = m.read_int(path, reg, known)
+    pcs = np.unique(np.asarray(to.thread)[m.live] if m.live is not None and np.ndim(to.thread) else to.thread) \
+        if isinstance(to, Sym) and not to.coef else ()
+    if len(pcs) != 1 or int(pcs[0]) not in m.program.by_pc:
+        raise EngineError(f"a return to an address the engine cannot follow ({reg} holds no single pc)")
+    return _split(path, guard, int(pcs[0]), ins.pc + isa.INSTRUCTION_BYTES)
+
+
 def op_refuse(m, ins, path, guard, known):
-    raise EngineError(f"{ins.opcode} (a call or an indirect branch) is not supported")
+    raise EngineError(f"{ins.opcode} (an indirect branch) is not supported")
 
 
 def op_nop(m, ins, path, guard, known):

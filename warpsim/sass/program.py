@@ -6,8 +6,19 @@ loops (a branch to a pc at or before its own is a back edge; the loop is its hea
 instruction that reaches the branch without passing the header). Only code reachable from pc 0
 is analysed (nvcc ends every function with a `BRA` to itself that nothing reaches).
 
-Limitations: indirect branches (BRX, JMX) and calls (CALL, RET) are refused by the engine, not
-here; a loop entered other than through its header (irreducible flow) is refused when reached.
+Calls: nvcc places the slow paths of float division, reciprocal and square root as subroutines
+after the kernel's code, in its section (`CALL.REL.NOINC` there, `RET.REL.NODEC R10` back). A
+call's successor in the graph is the instruction after it (the call returns there); `callees`
+maps each CALL to its subroutine's pc, whose code is analysed from there, and a loop that calls
+holds the subroutine's code in its body.
+
+`data_region(pc)`: for a branch whose condition is data (the slow path's test of a divisor), the
+pc where its two sides meet again (the first pc after it that every path from it reaches) and
+every pc in between, the subroutines they call included: the engine runs both sides for all the
+path's threads and keeps what they agree on (warpsim.sass.machine).
+
+Limitations: indirect branches (BRX, JMX) are refused by the engine, not here; a loop entered
+other than through its header (irreducible flow) is refused when reached.
 """
 
 from __future__ import annotations
@@ -18,9 +29,11 @@ from pathlib import Path
 from warpsim import toolchain
 from warpsim.errors import UsageError
 from warpsim.sass import isa
-from warpsim.sass.cubin import Cubin, Function, read_cubin
+from warpsim.sass.cubin import Cubin, Function, read_cubin, subroutines
 
 CONTROL = {"BRA", "EXIT", "RET", "BRX", "JMX", "JMP", "CALL", "KILL"}
+MEMORY = {"LDG", "LD", "LDS", "LDL", "LDSM", "STG", "ST", "STS", "STL", "LDGSTS", "REDG", "RED", "ATOMG", "ATOM",
+          "ATOMS", "BAR"}  # what a side of a data branch may not run: its threads are not known
 
 
 @dataclass(frozen=True)
@@ -38,13 +51,72 @@ class Program:
     by_pc: dict[int, isa.Instruction] = field(default_factory=dict)
     successors: dict[int, tuple[int, ...]] = field(default_factory=dict)
     loops: dict[int, Loop] = field(default_factory=dict)  # header pc -> loop
+    callees: dict[int, int] = field(default_factory=dict)  # CALL pc -> the subroutine's first pc
 
     def __post_init__(self):
         self.by_pc = {i.pc: i for i in self.instructions}
         self.successors = {i.pc: _successors(i, self.by_pc) for i in self.instructions}
-        reachable = _reachable(self.successors)
+        calls = [i for i in self.instructions if i.opcode == "CALL"]
+        if calls:
+            subs = subroutines(self.cubin.path, self.function.name)
+            for i in calls:
+                name = next((o.text for o in i.operands if isinstance(o, isa.Other)), None)
+                if subs.get(name) in self.by_pc:
+                    self.callees[i.pc] = subs[name]
+        reachable = _reachable(self.successors, [0, *self.callees.values()])
         self.successors = {pc: s for pc, s in self.successors.items() if pc in reachable}
-        self.loops = _natural_loops(self.successors)
+        self.loops = {h: self._with_callees(loop) for h, loop in _natural_loops(self.successors).items()}
+        self._regions: dict[int, tuple[int, frozenset[int]] | str] = {}
+
+    def _called(self, pcs) -> set[int]:
+        """The code of every subroutine that the instructions at `pcs` call, transitively."""
+        out: set[int] = set()
+        todo = [self.callees[pc] for pc in pcs if pc in self.callees]
+        while todo:
+            body = _reachable(self.successors, [todo.pop()]) - out
+            out |= body
+            todo += [self.callees[pc] for pc in body if pc in self.callees]
+        return out
+
+    def _with_callees(self, loop: Loop) -> Loop:
+        called = self._called(loop.body)
+        return Loop(loop.header, loop.latches, loop.body | called) if called else loop
+
+    def data_region(self, pc: int) -> tuple[int, frozenset[int]] | str:
+        """(the pc where the two sides of the branch at `pc` meet, every pc between) or, where
+        there is none, why: a side leaves the kernel or its subroutine, or goes round a loop that
+        holds the branch (a loop whose trip count is data)."""
+        if pc not in self._regions:
+            self._regions[pc] = self._data_region(pc)
+        return self._regions[pc]
+
+    def _data_region(self, pc: int):
+        around = {h for h, loop in self.loops.items() if pc in loop.body}
+        starts = self.successors.get(pc, ())
+
+        def walk(stop: int | None):  # pcs reached from the sides before `stop`; None if one escapes
+            seen, todo = set(), list(starts)
+            while todo:
+                q = todo.pop()
+                if q == stop or q in seen:
+                    continue
+                ins = self.by_pc.get(q)
+                if q in around or ins is None or ins.opcode in ("EXIT", "RET", "KILL") or not self.successors.get(q):
+                    return None
+                seen.add(q)
+                todo.extend(self.successors[q])
+            return seen
+
+        sides = [_reachable(self.successors, [s]) for s in starts]
+        if len(sides) != 2:
+            return "a branch with one side"
+        for stop in sorted(q for q in sides[0] & sides[1] if q > pc)[:256]:
+            inside = walk(stop)
+            if inside is not None:
+                return stop, frozenset(inside | self._called(inside))
+        if any(h in sides[0] | sides[1] for h in around):
+            return "it decides whether a loop that holds it goes round again (a trip count computed from data)"
+        return "its sides do not meet again before the kernel exits"
 
     @property
     def name(self) -> str:
@@ -63,8 +135,8 @@ def _successors(ins: isa.Instruction, by_pc: dict[int, isa.Instruction]) -> tupl
     return fall
 
 
-def _reachable(successors: dict[int, tuple[int, ...]]) -> set[int]:
-    seen, stack = set(), [0]
+def _reachable(successors: dict[int, tuple[int, ...]], roots=(0,)) -> set[int]:
+    seen, stack = set(), list(roots)
     while stack:
         pc = stack.pop()
         if pc in seen or pc not in successors:
