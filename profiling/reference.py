@@ -128,7 +128,40 @@ def sgemm_batched(a: Arrays, s: Scalars) -> Arrays:
     return {"C": (s["alpha"] * (A @ B) + s["beta"] * C).reshape(-1).astype(np.float32)}
 
 
+def stencil5(a: Arrays, s: Scalars) -> Arrays:
+    M, N = s["M"], s["N"]
+    x, out = _matrix(a["in"], M, N), _matrix(a["out"], M, N)
+    if M > 2 and N > 2:
+        out[1:-1, 1:-1] = 0.2 * (x[1:-1, 1:-1] + x[1:-1, :-2] + x[1:-1, 2:] + x[:-2, 1:-1] + x[2:, 1:-1])
+    return {"out": out.reshape(-1).astype(np.float32)}
+
+
+def softmax(a: Arrays, s: Scalars) -> Arrays:
+    x = _matrix(a["x"], s["M"], s["N"])
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return {"y": (e / e.sum(axis=1, keepdims=True)).reshape(-1).astype(np.float32)}
+
+
+def row_sum(a: Arrays, s: Scalars) -> Arrays:
+    return {"y": _matrix(a["x"], s["M"], s["N"]).sum(axis=1).astype(np.float32)}
+
+
+def conv1d(R: int) -> Reference:
+    def ref(a: Arrays, s: Scalars) -> Arrays:
+        n = s["n"]
+        x = np.concatenate([np.zeros(R), a["x"][:n].astype(np.float64), np.zeros(R)])
+        w = a["w"][: 2 * R + 1].astype(np.float64)
+        y = sum(w[k] * x[k:k + n] for k in range(2 * R + 1))
+        return {"y": y.astype(np.float32)}
+    return ref
+
+
 REFERENCES: dict[str, Reference] = {
+    "stencil.cu:stencil5": stencil5,
+    "softmax.cu:softmax_warp": softmax,
+    "reduce.cu:row_sum": row_sum,
+    "conv1d.cu:conv1d_smem<3>": conv1d(3),
+    "conv1d.cu:conv1d_smem<8>": conv1d(8),
     "transpose.cu:transpose_naive": transpose,
     "transpose.cu:transpose_tiled<0>": transpose,
     "transpose.cu:transpose_tiled<1>": transpose,

@@ -1,0 +1,46 @@
+"""Write scripts/h200_plan_blind.json and scripts/h200_blind_predictions.json: five kernels that are
+not GEMM (kernels/stencil.cu, softmax.cu, reduce.cu, conv1d.cu: a five-point stencil, a row
+softmax with a float division's slow path, a row reduction through shared memory and shuffles, a
+1-D convolution through a shared tile with halos), written for this test and predicted here,
+exact counts and cache figures, before any of them ran on a GPU: a blind test of "any kernel a
+user brings". Each at the catalog's three sizes: a small odd one, one that fits in the L2, one
+1.6-2.7x the L2. Run where nvcc is: python scripts/h200_plan_blind.py
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+from profiling import plan
+from warpsim.caches import caches_for_launch
+from warpsim.sass import analyze
+
+REPO = Path(__file__).resolve().parent.parent
+FILES = ("stencil.cu", "softmax.cu", "reduce.cu", "conv1d.cu")
+
+
+def main() -> None:
+    catalog = tomllib.loads((REPO / "kernels/catalog.toml").read_text())["kernel"]
+    launches, predictions = [], {}
+    for e in (e for e in catalog if e["file"] in FILES):
+        for i, size in enumerate(e["sizes"]):
+            args = {**size, **e["buffers"]}
+            launch = plan.build(REPO / "kernels" / e["file"], e["entry"], e["grid"], e["block"], args,
+                                REPO / "traces", per_array=(i == e["per_array"]),
+                                reference=f"{e['file']}:{e['entry']}")
+            launches.append(launch)
+            kernel = analyze.prepare(REPO / "kernels" / e["file"], e["entry"], e["grid"], e["block"], args)
+            counts = analyze.analyze_launch(kernel)
+            predictions[launch["id"]] = {
+                "rows": [{k: r.record()[k] for k in ("array", "op", "requests", "sectors")} for r in counts.rows],
+                "caches": caches_for_launch(kernel).as_dict()["total"]}
+            print(launch["id"], predictions[launch["id"]]["caches"])
+    out = plan.save(launches, REPO / "scripts/h200_plan_blind.json")
+    (REPO / "scripts/h200_blind_predictions.json").write_text(json.dumps(predictions, indent=1) + "\n")
+    print(f"wrote {out}: {len(launches)} launches, and their predictions")
+
+
+if __name__ == "__main__":
+    main()
