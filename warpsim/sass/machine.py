@@ -174,6 +174,7 @@ class Machine:
         self.context_masks: list = []  # and their conditions of the threads alone
         self.live = None  # threads that matter to the instruction being executed (None: all)
         self.data_branches: list[isa.Instruction] = []  # the data branches whose sides are running
+        self.flat: set[int] = set()  # headers of loops run to a fixed point (data_loop), not by loops.run_loop
 
     # -- running ---------------------------------------------------------------------------------
 
@@ -184,9 +185,11 @@ class Machine:
         if latches or exits:  # only a loop's run collects these
             raise EngineError("control left the function without EXIT")
 
-    def execute(self, paths: list[Path], body: frozenset | None = None, header: int | None = None):
-        """Run paths (lowest pc first) until each exits the kernel, leaves `body`, or branches
-        back to `header`; returns (latch paths, exit paths)."""
+    def execute(self, paths: list[Path], body: frozenset | None = None, header: int | None = None,
+                stop: int | None = None):
+        """Run paths (lowest pc first) until each exits the kernel, leaves `body`, branches
+        back to `header` or reaches `stop`; returns (latch paths, exit paths): the paths at
+        `header` from a back edge, or at `stop`, and the others."""
         from warpsim.sass import loops
 
         pending: dict[int, list[Path]] = {}
@@ -196,6 +199,9 @@ class Machine:
         while pending:
             pc = min(pending)
             group = pending.pop(pc)
+            if pc == stop:
+                latches += group
+                continue
             if header is not None and pc == header:
                 latches += [p for p in group if p.via_back_edge]
                 group = [p for p in group if not p.via_back_edge]
@@ -206,7 +212,7 @@ class Machine:
                 continue
             path = merge(group)
             path.via_back_edge = False
-            if not self.concrete and pc in self.program.loops and pc != header:
+            if not self.concrete and pc in self.program.loops and pc != header and pc not in self.flat:
                 for out in loops.run_loop(self, path, self.program.loops[pc]):
                     pending.setdefault(out.pc, []).append(out)
                 continue
@@ -276,6 +282,11 @@ class Machine:
         """A branch whose condition is data: both sides run for all of `path`'s threads up to where
         they meet; what they leave different is data there."""
         region = self.program.data_region(ins.pc)
+        if isinstance(region, str) and "loop" in region:
+            looped = self.program.data_loop(ins.pc)
+            if not isinstance(looped, str):
+                return self.data_loop(path, ins, *looped)
+            region = looped
         if isinstance(region, str):
             raise _located(f"a condition computed from data steers control flow or predicates an access, at "
                            f"{ins.where()}: {region}; warpsim counts only accesses decided by the thread, "
@@ -292,14 +303,42 @@ class Machine:
                 ends.append(merge(exits).state)
         finally:
             self.data_branches.pop()
-        state = ends[0].copy()
-        chosen = Opaque(f"a value chosen by the data branch at pc {ins.pc:#x}")
-        for (_, mine), (_, theirs) in zip(state.files(), ends[1].files()):
-            for k in set(mine) | set(theirs):
-                a, b = mine.get(k, UNDEFINED), theirs.get(k, UNDEFINED)
-                if not same(a, b):
-                    mine[k] = chosen
-        return Path(meet, state, path.cond)
+        return Path(meet, _join(ends, Opaque(f"a value chosen by the data branch at pc {ins.pc:#x}")), path.cond)
+
+    MAX_FIXED_POINT = 16  # rounds of a data loop's fixed point: each makes at least one more register data
+
+    def data_loop(self, path: Path, ins: isa.Instruction, loop, leave: int) -> Path:
+        """A loop that goes round again as data decides, touching no memory: from the branch,
+        both sides run for all of `path`'s threads, round the loop back to the branch or out of
+        it, until the state at the branch stops changing (a register that changes becomes
+        data); the state the loop leaves with joins every way out."""
+        data = Opaque(f"a value a loop computed a data-dependent number of times (pc {loop.header:#x})")
+        state, outs = path.state, []
+        self.data_branches.append(ins)
+        self.flat.add(loop.header)
+        try:
+            for _ in range(self.MAX_FIXED_POINT):
+                around = []
+                for start in self.program.successors[ins.pc]:
+                    back, exits = self.execute([Path(start, state.copy(), path.cond)], body=loop.body, stop=ins.pc)
+                    if any(p.pc != leave for p in exits):
+                        raise _located(f"a loop whose trip count is computed from data, at {ins.where()}, leaves "
+                                       "to several places: warpsim cannot count this kernel exactly")
+                    outs += [p.state for p in exits]
+                    around += [p.state for p in back]
+                joined = _join([state, *around], data)
+                if all(_same_state(joined, s) for s in around):
+                    break
+                state = joined
+            else:
+                raise _located(f"a loop whose trip count is computed from data, at {ins.where()}, does not settle: "
+                               "warpsim cannot count this kernel exactly")
+        finally:
+            self.data_branches.pop()
+            self.flat.discard(loop.header)
+        if not outs:
+            raise _located(f"a loop whose trip count is computed from data, at {ins.where()}, never ends")
+        return Path(leave, _join(outs, data), path.cond)
 
     # -- operands ----------------------------------------------------------------------------------
 
@@ -504,6 +543,22 @@ class Machine:
                     return v.name
             return "shared" if not self.launch.shared_vars else f"shared+{lo:#x}"
         return space
+
+
+def _join(states: list[State], data) -> State:
+    """One state for several: what they all hold alike, and `data` wherever they differ."""
+    out = states[0].copy()
+    for other in states[1:]:
+        for (_, mine), (_, theirs) in zip(out.files(), other.files()):
+            for k in set(mine) | set(theirs):
+                if not same(mine.get(k, UNDEFINED), theirs.get(k, UNDEFINED)):
+                    mine[k] = data
+    return out
+
+
+def _same_state(a: State, b: State) -> bool:
+    return all(same(x.get(k, UNDEFINED), y.get(k, UNDEFINED))
+               for (_, x), (_, y) in zip(a.files(), b.files()) for k in set(x) | set(y))
 
 
 def _located(message: str) -> EngineError:

@@ -69,7 +69,7 @@ DISPATCH = {
     "PRMT": op_prmt, "UPRMT": op_prmt, "BMSK": op_bmsk, "UBMSK": op_bmsk, "I2I": op_i2i, "I2IP": op_opaque,
     "P2R": op_p2r, "R2P": op_r2p, "SHFL": op_shfl, "VOTE": op_vote, "VOTEU": op_vote,
     "FADD": op_fp, "FMUL": op_fp, "FFMA": op_fp, "FMNMX": op_opaque, "FSEL": op_sel, "FSETP": op_fsetp,
-    "MUFU": op_mufu, "I2F": op_i2f, "F2I": op_f2i, "HFMA2": op_hfma2,
+    "MUFU": op_mufu, "I2F": op_i2f, "I2FP": op_i2f, "F2I": op_f2i, "HFMA2": op_hfma2,
     "F2F": op_opaque, "F2FP": op_opaque, "FRND": op_opaque, "FCHK": op_opaque, "HADD2": op_opaque,
     "HMUL2": op_opaque, "HSET2": op_opaque, "HSETP2": op_opaque, "HMNMX2": op_opaque, "DADD": op_opaque,
     "DMUL": op_opaque, "DFMA": op_opaque, "DSETP": op_opaque, "DMNMX": op_opaque, "HMMA": op_opaque,

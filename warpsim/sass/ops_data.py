@@ -34,7 +34,8 @@ def op_fp(m, ins, path, guard, known):
     if vals is None or ins.opcode not in _FP:
         m.write(path, dst, Opaque(ins.opcode), guard)
         return
-    m.write(path, dst, _FP[ins.opcode](m, ins, path, known, vals), guard)
+    with np.errstate(over="ignore", invalid="ignore"):  # float32 overflows to inf and NaN, as the GPU's
+        m.write(path, dst, _FP[ins.opcode](m, ins, path, known, vals), guard)
 
 
 def _fneg(op, x):

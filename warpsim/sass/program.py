@@ -15,7 +15,9 @@ holds the subroutine's code in its body.
 `data_region(pc)`: for a branch whose condition is data (the slow path's test of a divisor), the
 pc where its two sides meet again (the first pc after it that every path from it reaches) and
 every pc in between, the subroutines they call included: the engine runs both sides for all the
-path's threads and keeps what they agree on (warpsim.sass.machine).
+path's threads and keeps what they agree on (warpsim.sass.machine). `data_loop(pc)`: where such
+a branch decides whether a loop goes round again (a trip count computed from data), the loop and
+the one pc it leaves to, when the loop touches no memory: the engine runs it to a fixed point.
 
 Limitations: indirect branches (BRX, JMX) are refused by the engine, not here; a loop entered
 other than through its header (irreducible flow) is refused when reached.
@@ -89,6 +91,23 @@ class Program:
         if pc not in self._regions:
             self._regions[pc] = self._data_region(pc)
         return self._regions[pc]
+
+    def data_loop(self, pc: int) -> tuple[Loop, int] | str:
+        """For a branch whose condition is data and decides whether a loop goes round again:
+        (the innermost loop that holds it, the one pc the loop leaves to), or why not: the loop
+        touches memory, waits at a barrier or exits, or leaves to several places."""
+        holding = [loop for loop in self.loops.values() if pc in loop.body]
+        if not holding:
+            return "it decides no loop"
+        loop = min(holding, key=lambda lp: len(lp.body))
+        touching = sorted(self.by_pc[q].name for q in loop.body if self.by_pc[q].opcode in MEMORY | {"EXIT", "KILL"})
+        if touching:
+            return (f"it decides whether a loop that holds it goes round again (a trip count computed from data), "
+                    f"and the loop runs {touching[0]}")
+        leaves = {s for q in loop.body for s in self.successors.get(q, ()) if s not in loop.body}
+        if len(leaves) != 1:
+            return "it decides whether a loop that holds it goes round again, and the loop leaves to several places"
+        return loop, leaves.pop()
 
     def _data_region(self, pc: int):
         around = {h for h, loop in self.loops.items() if pc in loop.body}

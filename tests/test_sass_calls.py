@@ -1,0 +1,132 @@
+"""Branches whose condition is data, and calls: the slow paths nvcc emits for float division,
+reciprocal and square root, and loops whose trip count is data (an escape-time loop). Where the
+code they decide touches no memory, the counts stand exact; where it does (a store on one side,
+a load in the loop), the launch is refused. Kernels written here, compiled with the pinned nvcc."""
+
+from __future__ import annotations
+
+import pytest
+
+from test_sass_frontend import needs_nvcc
+from warpsim.errors import UsageError
+from warpsim.sass import analyze as A
+from warpsim.sass import program as P
+
+KERNELS = '''extern "C" __global__ void ratio(int n, const float *x, const float *d, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i] / d[i];   // line 3: the division's slow path: a data branch and a call
+}
+extern "C" __global__ void halvings(int n, const float *x, int *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float v = x[i];
+  int k = 0;
+  while (v > 1.0f) { v *= 0.5f; ++k; }   // line 10: a trip count computed from data
+  y[i] = k;
+}
+extern "C" __global__ void weighed(int n, const float *x, int *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float v = x[i];
+  int k = 0;
+  while (v > 1.0f) { v = 0.5f * v - x[k]; ++k; }   // line 18: a load in a loop of data-decided length
+  y[i] = k;
+}
+extern "C" __global__ void spread(int n, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float v = x[i];
+  if (v > 0.0f) {   // line 25: stores on one side of a data branch
+    float s = sqrtf(v) / v;
+    y[i] = s;
+    y[i + n] = s * s;
+  }
+  y[i + 2 * n] = 1.0f;
+}
+'''
+ARGS = {"n": 1000, "x": "float[n]", "d": "float[n]", "y": "float[3*n]"}
+
+
+def kernel(tmp_path, name: str, n: int = 1000):
+    path = tmp_path / "k.cu"
+    path.write_text(KERNELS)
+    params = ("n", "x", "d", "y") if name == "ratio" else ("n", "x", "y")
+    return A.prepare(path, name, "cdiv(n,256)", "256", {k: v for k, v in {**ARGS, "n": n}.items() if k in params})
+
+
+@needs_nvcc
+def test_a_division_is_counted_through_its_slow_path(tmp_path):
+    k = kernel(tmp_path, "ratio")
+    prog = P.load(k.cubin_path, "ratio")
+    # the call to the reciprocal's or division's slow path, placed after the kernel's code
+    assert prog.callees and all(pc > call for call, pc in prog.callees.items())
+    region = next(prog.data_region(i.pc) for i in prog.instructions
+                  if i.opcode == "BRA" and i.guard is not None and i.pc < min(prog.callees))
+    assert not isinstance(region, str)
+    # 1000 threads in 4 blocks of 256: 31 whole warps and one of 8 lanes, 32 requests per
+    # instruction; each array 1000 floats = 4000 B = 125 sectors, read or written once
+    a = A.analyze_launch(k)
+    assert {(r.array, r.op): (r.requests, r.sectors) for r in a.rows} == \
+        {("x", "load"): (32, 125), ("d", "load"): (32, 125), ("y", "store"): (32, 125)}
+    brute = A.brute_force(k)
+    assert [(r.array, r.requests, r.sectors) for r in brute.rows] == [(r.array, r.requests, r.sectors) for r in a.rows]
+
+
+@needs_nvcc
+def test_a_trip_count_computed_from_data_is_run_to_a_fixed_point(tmp_path):
+    # the loop touches no memory: whatever its trip count, each thread loads x[i] once and
+    # stores y[i] once (k, which the loop counts, becomes data): 32 requests and 125 sectors each
+    k = kernel(tmp_path, "halvings")
+    a = A.analyze_launch(k)
+    assert {(r.array, r.op): (r.requests, r.sectors) for r in a.rows} == {("x", "load"): (32, 125),
+                                                                          ("y", "store"): (32, 125)}
+    assert [(r.requests, r.sectors) for r in A.brute_force(k).rows] == [(r.requests, r.sectors) for r in a.rows]
+
+
+MANDELBROT = '''extern "C" __global__ void mandel(int W, int H, int maxit, float x0, float y0, float dx, int *out) {
+  int px = blockIdx.x * blockDim.x + threadIdx.x;
+  int py = blockIdx.y * blockDim.y + threadIdx.y;
+  if (px >= W || py >= H) return;
+  float cr = x0 + px * dx, ci = y0 + py * dx, zr = 0.0f, zi = 0.0f;
+  int k = 0;
+  while (k < maxit && zr * zr + zi * zi < 4.0f) {   // escape time: data decides the trip count
+    float t = zr * zr - zi * zi + cr;
+    zi = 2.0f * zr * zi + ci;
+    zr = t;
+    ++k;
+  }
+  out[py * W + px] = k;
+}
+'''
+
+
+@needs_nvcc
+def test_an_escape_time_loop_is_counted(tmp_path):
+    # Mandelbrot, 1000 x 600 pixels in blocks of 32 x 8: a row is 31 whole warps and one of 8
+    # lanes, 32 store requests, 600 rows: 19,200 requests; a row is 4,000 B = 125 sectors, at a
+    # multiple of 32 B (4,000 = 125 x 32): 75,000 sectors. The brute force, which runs each
+    # thread's iterations with their float values, agrees at 100 x 60
+    path = tmp_path / "m.cu"
+    path.write_text(MANDELBROT)
+    args = {"W": "1000", "H": "600", "maxit": "256", "x0": "-2.0", "y0": "-1.0", "dx": "0.003", "out": "int[W*H]"}
+    (row,) = A.analyze_launch(A.prepare(path, "mandel", "cdiv(W,32),cdiv(H,8)", "32x8", args)).rows
+    assert (row.array, row.op, row.requests, row.sectors) == ("out", "store", 19_200, 75_000)
+    small = A.prepare(path, "mandel", "cdiv(W,32),cdiv(H,8)", "32x8", {**args, "W": "100", "H": "60", "dx": "0.03"})
+    fast, brute = A.analyze_launch(small).rows, A.brute_force(small).rows
+    assert [(r.requests, r.sectors, r.lines) for r in fast] == [(r.requests, r.sectors, r.lines) for r in brute]
+
+
+@needs_nvcc
+def test_a_load_in_a_loop_of_data_decided_length_is_refused(tmp_path):
+    # nvcc tests v > 1 once before the loop (which it enters at the bottom): that branch's sides
+    # meet after the loop, and the loop between them loads
+    with pytest.raises(UsageError, match=r"weighed: a condition computed from data steers control flow .* line 18: "
+                                         r"a side of it runs LDG"):
+        A.analyze_launch(kernel(tmp_path, "weighed"))
+
+
+@needs_nvcc
+def test_a_store_on_a_side_of_a_data_branch_is_refused(tmp_path):
+    with pytest.raises(UsageError, match=r"spread: a condition computed from data steers control flow or predicates "
+                                         r"an access, at pc 0x[0-9a-f]+ \(.*BRA.*\), line 25: a side of it runs STG"):
+        A.analyze_launch(kernel(tmp_path, "spread"))
