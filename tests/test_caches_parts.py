@@ -239,6 +239,13 @@ def test_any_catalog_launch_gets_cache_figures_that_can_be(data):
     pieces = footprint.exact(prog)
     assert pieces is not None and p.fits
     assert t.dram_read_bytes >= 32 * sum(pieces.values()) + FIXED_DRAM_READ + prog.code_bytes - 64, (name, size)
+    # and L2 sends each distinct sector a load touches at least once: no coalescing merges a
+    # block's request with its own (a row softmax's second pass was once merged below this)
+    sectors = footprint.exact(prog, granule=32)
+    atomics = {a.array for a in prog.accesses if a.op == "atomic"}
+    for r in p.rows:
+        if r.array in sectors and r.array not in atomics and r.load_sectors:
+            assert r.l2_read_sectors >= 0.99 * sectors[r.array], (name, size, r.array, r.l2_read_sectors, sectors)
 
 
 def test_a_kernel_without_global_loads_gets_figures_not_an_error(tmp_path):
@@ -259,3 +266,48 @@ def test_a_kernel_without_global_loads_gets_figures_not_an_error(tmp_path):
     idle = caches_for_launch(prepare(src, "idle", "4", "32", {"n": "1"}))
     assert idle.rows == [] and idle.total.dram_read_bytes == 0
     assert sentence(idle, 0).startswith("The launch has no global loads")
+
+
+def _events(block, tile, time, fetched):
+    from warpsim.caches.tiles import Events
+
+    n = len(block)
+    f = np.asarray(fetched, dtype=float)
+    return Events(np.asarray(time, dtype=float), np.asarray(block), np.zeros(n, dtype=np.int64),
+                  np.asarray(tile, dtype=np.int64), f, f, np.zeros(n), np.ones(n, dtype=bool),
+                  np.zeros(n, dtype=np.int64), ["x"])
+
+
+def test_the_coalescer_merges_other_blocks_requests_not_a_blocks_own():
+    from warpsim.caches import l2
+
+    # one block's two streams on one tile at one step (a loop's body and its remainder): one
+    # SM's requests, nothing merged
+    assert l2.coalesced_requests(_events([0, 0], [7, 7], [0.5, 0.5], [10, 0])).tolist() == [1.0, 1.0]
+    # two blocks (of the first wave): the second merges with FIRST_SHARE, so the two ask L2 for
+    # 2 - 0.3 = 1.7 requests' sectors, 0.85 each; a third event of block 0 does not change it
+    assert l2.coalesced_requests(_events([0, 1], [7, 7], [0.5, 0.5], [10, 10])) == pytest.approx([0.85, 0.85])
+    assert l2.coalesced_requests(_events([0, 0, 1], [7, 7, 7], [0.5] * 3, [10, 0, 10])) == pytest.approx([0.85] * 3)
+
+
+def test_a_blocks_loops_run_one_after_another():
+    # the row softmax's three passes over its row (the maximum, the sum, the output), each a
+    # loop nvcc splits into a remainder and a 4- or 16-times unrolled body: every loop runs in
+    # a segment of its own, in program order, the segments tiling the block's time
+    from warpsim.caches import program, tiles
+    from warpsim.fast import count_site
+    from warpsim.sass.analyze import prepare
+
+    e = next(e for e in CATALOG if e["entry"] == "softmax_warp")
+    prog = program.from_machine_code(prepare(KERNELS / e["file"], e["entry"], e["grid"], e["block"],
+                                             {"M": "1000", "N": "1030", **e["buffers"]}))
+    work = np.array([count_site(a.site, prog.threads).get("sectors", 0) for a in prog.accesses], dtype=float)
+    phase, _ = tiles.phases(prog, work)
+    spans = sorted(phase.values())
+    assert len(spans) >= 3
+    assert spans[0][0] == 0.0 and sum(s for _, s in spans) == pytest.approx(1.0)
+    assert all(a + s == pytest.approx(b) for (a, s), (b, _) in zip(spans, spans[1:]))
+    # the passes' shares follow their sectors: the third also stores y, so it is the largest
+    loads = {lp: sum(w for a, w in zip(prog.accesses, work) if tiles.loop_dims(a.site)
+                     and tiles.loop_dims(a.site)[0].loop == lp) for lp in phase}
+    assert all(phase[lp][1] == pytest.approx(loads[lp] / work.sum()) for lp in phase)

@@ -122,7 +122,12 @@ def coalesced_requests(ev, first: float = FIRST_SHARE, later: float = LATER_SHAR
     start = np.ones(n, dtype=bool)
     start[1:] = (tile[1:] != tile[:-1]) | (time[1:] != time[:-1])
     group = np.cumsum(start) - 1
-    k = np.bincount(group).astype(float)
+    # k counts blocks, not events: a block's own streams that meet on one tile at one step (a
+    # loop's unrolled body and its remainder, a second pass over a row) are one SM's requests,
+    # which L1 has already merged or served; only other SMs' requests meet in the coalescer
+    other = start.copy()
+    other[1:] |= block[1:] != block[:-1]
+    k = np.bincount(group, weights=other).astype(float)
     merged = merged_share(wave[start], lockstep, first, later)
     requests = k - merged * (k - 1)
     share = np.empty(n)

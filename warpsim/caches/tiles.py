@@ -6,14 +6,20 @@ stream touches, per chunk of its loop's iterations, one *tile* of the array. Til
 are the same tile when their addresses coincide (the A tile that every block of one block row
 reads at the same K step: the same array and the same first address), else disjoint. A tile's size is the stream's distinct sectors per
 block (from the L1 replay) spread evenly over the chunks; it happens at the block's start plus
-the chunk's share of the block's active time (warpsim.caches.residency).
+the chunk's share of the block's active time (warpsim.caches.residency). A block runs its
+outermost loops one after another: each takes a share of the active time as large as its share
+of the block's sectors, in program order (a row softmax's three passes over its row: the second
+re-reads the row a third of the block's time after the first, when every other block has read
+its own row too, not at the same instant); an access outside every loop happens between the
+loops it comes between.
 
 Tiles of neighbouring blocks that share a few sectors (a misaligned row's last sector is the
 next block's first) are sized less that share (footprint.overlap).
 
 Limitations: tiles of different streams that overlap in part (a triangular loop's remainder
-and its main part) count as disjoint; a stream's sectors are spread evenly over a block's run; an access outside
-every loop happens at the block's start if it comes before the first loop, else at its end.
+and its main part) count as disjoint; a loop's sectors are spread evenly over its share of a
+block's run, and that share follows its sectors, not its instructions (a loop of arithmetic
+alone takes no time here).
 """
 
 from __future__ import annotations
@@ -58,15 +64,41 @@ class Events:
     arrays: list
 
 
+def phases(program, work: np.ndarray) -> tuple[dict[str, tuple[float, float]], np.ndarray]:
+    """When in a block's active time each outermost loop runs: loop -> (start, share), the
+    loops one after another in program order, each for its share of `work` (per access: its
+    sectors); and per access outside every loop, the time (a share of the active time) at which
+    it happens: after the loops that come before it."""
+    weight: dict[str, float] = {}
+    order: dict[str, int] = {}
+    for a, w in zip(program.accesses, work):
+        dims = loop_dims(a.site)
+        if dims:
+            loop = dims[0].loop
+            weight[loop] = weight.get(loop, 0.0) + float(w)
+            order[loop] = min(order.get(loop, a.order), a.order)
+    loops = sorted(weight, key=order.get)
+    total = sum(weight.values())
+    share = {lp: (weight[lp] / total if total > 0 else 1.0 / len(loops)) for lp in loops}
+    out, at = {}, 0.0
+    for lp in loops:
+        out[lp] = (at, share[lp])
+        at += share[lp]
+    alone = np.array([sum(share[lp] for lp in loops if order[lp] < a.order) for a in program.accesses])
+    return out, np.minimum(alone, 1.0)
+
+
 def events(program, res: Residency, mode: str, fetched: np.ndarray, distinct: np.ndarray, written: np.ndarray,
-           stream_of: np.ndarray, keys: list, budget: int = EVENTS) -> Events:
+           stream_of: np.ndarray, keys: list, work: np.ndarray | None = None, budget: int = EVENTS) -> Events:
     """Every block's tile accesses. Per access, `fetched` and `written`: the sectors its L1s
-    fetch from and store to L2 over the whole launch; per stream, `distinct`: the distinct
-    sectors a block touches per iteration of the stream's loop (per block, outside loops)."""
+    fetch from and store to L2 over the whole launch, and `work`: the sectors it asks L1 for
+    (what the block's loops' shares of its time follow; default fetched + written); per
+    stream, `distinct`: the distinct sectors a block touches per iteration of the stream's loop
+    (per block, outside loops)."""
     gx, gy, _ = program.grid
     blocks_all = np.arange(program.blocks, dtype=np.int64)
     bx, by, bz = blocks_all % gx, (blocks_all // gx) % gy, blocks_all // (gx * gy)
-    first_loop = min((a.order for a in program.accesses if loop_dims(a.site)), default=None)
+    phase, alone = phases(program, fetched + written if work is None else work)
     looped = sum(1 for k in keys if k[2])
     chunks = max(1, min(64, budget // max(1, program.blocks * max(1, looped))))
     arrays = program.arrays()
@@ -102,11 +134,12 @@ def events(program, res: Residency, mode: str, fetched: np.ndarray, distinct: np
             n_chunks = -(-lead.extent // per_chunk)
             first = np.arange(n_chunks) * per_chunk
             length = np.minimum(per_chunk, lead.extent - first)
-            frac = (first + length / 2) / lead.extent
+            begin, span = phase[lead.loop]
+            frac = begin + span * (first + length / 2) / lead.extent
             step = np.int64(site.address.coef.get(lead.dim, 0)) * first
             size = distinct[sid] * length  # the stream runs once per value of its dimension
         else:
-            frac = np.array([0.0 if first_loop is not None and a.order < first_loop else 1.0])
+            frac = np.array([alone[members[0]]])
             step = np.zeros(1, dtype=np.int64)
             size = np.array([distinct[sid]])
             n_chunks = 1
