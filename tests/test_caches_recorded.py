@@ -161,6 +161,12 @@ def test_roofline_places_the_kernel_at_its_dram_intensity():
     assert r["dram_time_ms"] < r["sloped_time_ms"] / 10  # the caches absorb what the requested-bytes roof counts
     plain = json.loads(warpsim("roofline", "naive", "--M", 256, "--no-caches", "--format", "json").stdout)
     assert plain["dram_bytes"] is None
+    # the machine code by default, as analyze; the hand model on request: the same traffic (the
+    # engines count alike) and DRAM bytes that differ by what the machine code adds (its code
+    # bytes are read once)
+    model = json.loads(warpsim("roofline", "naive", "--M", 4096, "--format", "json", "--engine", "model").stdout)
+    assert (model["requested_bytes"], model["sector_bytes"]) == (r["requested_bytes"], r["sector_bytes"])
+    assert model["dram_bytes"] == pytest.approx(r["dram_bytes"], rel=1e-3)
 
 
 def test_plot_caches_draws_the_ladder(tmp_path):

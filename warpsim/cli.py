@@ -77,11 +77,13 @@ def roofline(
     fmt: Format = typer.Option(Format.table, "--format", help="table, json or csv (one header line, one row)"),
     caches: bool = typer.Option(True, "--caches/--no-caches", help="place it at its predicted DRAM intensity too "
                                 "(warpsim.caches' H200 prediction; --no-caches leaves the dram_* figures empty)"),
+    engine: str = typer.Option("sass", "--engine", help="sass (count the machine code nvcc emits) or model (the "
+                               "hand-written model), as for analyze"),
 ) -> None:
     """Place a kernel on a GPU's roofline, with its simulated traffic."""
     import json
 
-    from warpsim.engine import analyze as run_analysis
+    from warpsim.commands import run_analysis, run_caches
     from warpsim.gpus import get_gpu
     from warpsim.registry import get_kernel
     from warpsim.roofline import global_traffic, table_layouts, to_csv
@@ -89,15 +91,15 @@ def roofline(
     from warpsim.roofline import roofline as place
 
     m, n, k = sizes(M, N, K)
-    a = run_analysis(kernel, m, n, k, parse_block(block))
+    a = run_analysis(kernel, M, N, K, block, False, engine)
     warn(a.warnings)
     requested, moved = global_traffic(a)
     dram = None
     if caches:
-        from warpsim.caches import TooManyBlocks, caches_for
+        from warpsim.caches import TooManyBlocks
 
         try:
-            total = caches_for(kernel, m, n, k, parse_block(block), engine="model").total
+            total = run_caches(kernel, M, N, K, block, engine).total
             dram = total.dram_read_bytes + total.dram_write_bytes
         except TooManyBlocks as e:  # the roofline of the requested bytes stands without them
             warn([f"DRAM figures left out: {e}"])
