@@ -278,3 +278,15 @@ def test_a_rows_second_pass_is_a_re_read_not_a_merged_request(name):
     for metric, tolerance in ((L2_READ, 0.10), (DRAM_READ, 0.15)):
         row = frame[frame.metric == metric].iloc[0]
         assert abs(row.predicted / row.measured - 1) < tolerance, (metric, row.predicted, row.measured)
+
+
+def test_a_launch_of_a_block_an_sm_samples_more_than_one_alignment():
+    # row_sum at 97x61: one block a row, rows 244 B long, so row r starts on a sector when r is a
+    # multiple of 8; its two warps share a sector in the other 84 rows, and ncu counts those 84
+    # as hits. The four evenly spaced sampled blocks (0, 32, 64, 96) were all aligned rows: no
+    # hit predicted (-9.3% of the 908 load sectors). A launch of no more blocks than SMs now
+    # samples 16: within 2%
+    t = load_trace(BLIND / "reduce" / "row_sum__M97_N61.json")
+    frame = compare.compare([t], current_sha256([]), caches=True)
+    row = frame[frame.metric == L1_HIT].iloc[0]
+    assert t.metrics[LD] == 908 and abs(row.predicted - row.measured) < 0.02 * 908

@@ -40,7 +40,9 @@ trmm_lower) give -0.16 to +0.12 (median 0.02); the barrier kernels of 4-16 warps
 (blocktile1d/2d, vectorized, warptile(_db), wmma at 2-11 waves) spread around 0.04 (-0.2 to
 +0.2, as their first waves' shares spread). FIRST_SHARE / (1 + w / 8) for those eight and
 LATER_SHARE for the others puts 94 of the 121 traces within 10% (90 with LATER_SHARE for all;
-the same 94 for 5-24 waves in place of 8; 89 or fewer when every barrier kernel gets it).
+the same 94 for 5-24 waves in place of 8; 89 or fewer when every barrier kernel gets it); 93
+since launches of a block an SM replay 16 SMs in L1 (warpsim.caches.l1), which left the
+coalescer's excess merging in two of them uncovered, and where FIRST_SHARE 0.25 gives 85.
 (2) DRAM reads equal the matrices once (within 1%) when they fit; at 4096^3 naive re-reads B
 once per block row (8.52 GB = 127 x 67 MB: its staggered slots put the next reader of a B
 column half a block later, after 63 MB of other tiles), coalesced once per two (4.33 GB: in
