@@ -156,8 +156,24 @@ def conv1d(R: int) -> Reference:
     return ref
 
 
+def ratio(a: Arrays, s: Scalars) -> Arrays:
+    return {"y": (a["x"].astype(np.float32) / a["d"].astype(np.float32)).astype(np.float32)}
+
+
+def halvings(a: Arrays, s: Scalars) -> Arrays:
+    v = a["x"].astype(np.float32).copy()
+    k = np.zeros(len(v), dtype=np.int32)
+    while (v > 1).any():  # halving is exact in float32, so the count is too
+        more = v > 1
+        v[more] *= np.float32(0.5)
+        k[more] += 1
+    return {"y": k}
+
+
 REFERENCES: dict[str, Reference] = {
     "stencil.cu:stencil5": stencil5,
+    "iterate.cu:ratio": ratio,
+    "iterate.cu:halvings": halvings,
     "softmax.cu:softmax_warp": softmax,
     "reduce.cu:row_sum": row_sum,
     "conv1d.cu:conv1d_smem<3>": conv1d(3),

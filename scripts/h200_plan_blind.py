@@ -5,11 +5,16 @@ softmax with a float division's slow path, a row reduction through shared memory
 exact counts and cache figures, before any of them ran on a GPU: a blind test of "any kernel a
 user brings". Each at the catalog's three sizes: a small odd one, one that fits in the L2, one
 1.6-2.7x the L2. Run where nvcc is: python scripts/h200_plan_blind.py
+
+The same for other catalog files, named: `python scripts/h200_plan_blind.py iterate iterate.cu`
+writes scripts/h200_plan_iterate.json and h200_iterate_predictions.json (kernels/iterate.cu: a
+division's slow path, a halving loop and Mandelbrot, control flow decided by data).
 """
 
 from __future__ import annotations
 
 import json
+import sys
 import tomllib
 from pathlib import Path
 
@@ -21,10 +26,10 @@ REPO = Path(__file__).resolve().parent.parent
 FILES = ("stencil.cu", "softmax.cu", "reduce.cu", "conv1d.cu")
 
 
-def main() -> None:
+def main(name: str = "blind", files: tuple[str, ...] = FILES) -> None:
     catalog = tomllib.loads((REPO / "kernels/catalog.toml").read_text())["kernel"]
     launches, predictions = [], {}
-    for e in (e for e in catalog if e["file"] in FILES):
+    for e in (e for e in catalog if e["file"] in files):
         for i, size in enumerate(e["sizes"]):
             args = {**size, **e["buffers"]}
             launch = plan.build(REPO / "kernels" / e["file"], e["entry"], e["grid"], e["block"], args,
@@ -37,10 +42,10 @@ def main() -> None:
                 "rows": [{k: r.record()[k] for k in ("array", "op", "requests", "sectors")} for r in counts.rows],
                 "caches": caches_for_launch(kernel).as_dict()["total"]}
             print(launch["id"], predictions[launch["id"]]["caches"])
-    out = plan.save(launches, REPO / "scripts/h200_plan_blind.json")
-    (REPO / "scripts/h200_blind_predictions.json").write_text(json.dumps(predictions, indent=1) + "\n")
+    out = plan.save(launches, REPO / f"scripts/h200_plan_{name}.json")
+    (REPO / f"scripts/h200_{name}_predictions.json").write_text(json.dumps(predictions, indent=1) + "\n")
     print(f"wrote {out}: {len(launches)} launches, and their predictions")
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1], tuple(sys.argv[2:])) if len(sys.argv) > 2 else main()
