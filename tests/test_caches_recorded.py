@@ -257,12 +257,15 @@ def test_a_piece_only_the_last_block_runs_is_replayed_by_that_block():
 BLIND = TRACES_DIR / "holdout" / "blind"
 
 
-def test_blind_kernels_counted_exactly():
-    # five kernels that are not GEMM, predicted (scripts/h200_blind_predictions.json) before
-    # they ran (scripts/h200_call8.sh): every claimed-exact count equal to ncu's
-    traces = [load_trace(p) for p in sorted(BLIND.rglob("*.json"))]
-    assert len(traces) == 15
-    assert compare.summary(compare.compare(traces, current_sha256([]))) == (222, 222)
+@pytest.mark.parametrize("folder, n, values", [("blind", 15, 222), ("iterate", 9, 114)])
+def test_blind_kernels_counted_exactly(folder, n, values):
+    # kernels written for the test and predicted (scripts/h200_{folder}_predictions.json) before
+    # they ran (scripts/h200_call8.sh, h200_call9.sh): five that are not GEMM, and three whose
+    # control flow data decides (a division's slow path, a halving loop, Mandelbrot): every
+    # claimed-exact count equal to ncu's
+    traces = [load_trace(p) for p in sorted((TRACES_DIR / "holdout" / folder).rglob("*.json"))]
+    assert len(traces) == n
+    assert compare.summary(compare.compare(traces, current_sha256([]))) == (values, values)
 
 
 @pytest.mark.parametrize("name", ["softmax_warp__M97_N61", "softmax_warp__M1000_N1030", "softmax_warp__M3001_N4093"])
