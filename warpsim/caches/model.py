@@ -29,6 +29,9 @@ from warpsim.fast import count_site
 #: 1000, of which 512 are its code (32 instructions).
 FIXED_DRAM_READ = 2208
 
+#: The row that carries the fixed reads of a launch that touches no global array.
+CODE_ROW = "(code)"
+
 FIELDS = ("load_sectors", "l1_hit_sectors", "l2_read_sectors", "l2_write_sectors", "dram_read_bytes",
           "dram_write_bytes")
 
@@ -116,9 +119,10 @@ def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePred
     for r in rows.values():
         for f in FIELDS:
             setattr(r, f, int(round(getattr(r, f))))
-    ordered = sorted(rows.values(), key=lambda r: r.array)
-    if ordered:  # what every launch reads once besides its data (its machine code and 2.2 KB more): in the first row
-        ordered[0].dram_read_bytes += FIXED_DRAM_READ + program.code_bytes
+    # what every launch reads once besides its data (its machine code and 2.2 KB more): in the
+    # first array's row, or in a row of its own (CODE_ROW) when the launch touches no array
+    ordered = sorted(rows.values(), key=lambda r: r.array) or [CacheRow(CODE_ROW)]
+    ordered[0].dram_read_bytes += FIXED_DRAM_READ + program.code_bytes
     return CachePrediction(program.name, ordered, res, mode, program.footprint_bytes, hw.l2)
 
 

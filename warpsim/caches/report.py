@@ -61,15 +61,16 @@ def shares(p: CachePrediction, requested_bytes: int) -> tuple[float, float, floa
 
 def sentence(p: CachePrediction, requested_bytes: int) -> str:
     """`Of 549.8 GB requested, 532.6 GB came from L1, 8.7 GB from L2 and 8.5 GB from DRAM.`"""
-    if requested_bytes <= 0:
-        return "The launch has no global loads: L1, L2 and DRAM serve it nothing to read (predicted)."
-    l1, l2, dram = shares(p, requested_bytes)
-
     def gb(x: float) -> str:  # each figure in its own decimal unit: 549.8 GB, 30.9 kB, 0 B
         for unit, scale in (("GB", GB), ("MB", 1e6), ("kB", 1e3)):
             if x >= scale:
                 return f"{x / scale:.1f} {unit}"
         return f"{x:.0f} B"
+
+    if requested_bytes <= 0:
+        return (f"The launch has no global loads: DRAM delivers {gb(p.total.dram_read_bytes)}, its machine code "
+                "and what every launch reads (predicted).")
+    l1, l2, dram = shares(p, requested_bytes)
 
     return (f"Of {gb(requested_bytes)} requested by the loads, {gb(l1)} came from L1, {gb(l2)} from L2 and "
             f"{gb(dram)} from DRAM (predicted).")
