@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from warpsim.errors import UsageError
+from warpsim.toolchain import source_sha256
 
 REPO = Path(__file__).resolve().parent.parent
 SASS_TRACES = "sass"  # traces/sass/<source stem>/<launch>.json
@@ -88,7 +89,7 @@ def build(source: Path | str, entry: str, grid: str, block: str, args: dict, tra
     return {
         "id": launch_id(Path(source), entry, args), "source": _relative(Path(source)), "entry": entry,
         "mangled": kernel.program.function.name, "cubin": _relative(cubin), "cubin_sha256": sha,
-        "source_sha256": hashlib.sha256(Path(source).read_bytes()).hexdigest(),
+        "source_sha256": source_sha256(source),
         "grid": list(k.grid), "block": list(k.block), "grid_text": grid, "block_text": block,
         "args": {key: str(v) for key, v in args.items()}, "params": params, "per_array": per_array,
         "reference": reference,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 
 from warpsim import registry, toolchain
@@ -68,3 +70,20 @@ def test_compile_error_is_one_line(tmp_path):
     with pytest.raises(UsageError, match=r"nvcc failed on broken.cu \(exit \d+\): .*undefined") as err:
         build_cubin(cu, BuildOptions(cache_dir=tmp_path))
     assert "\n" not in str(err.value) and not list(tmp_path.glob("*.cubin"))
+
+
+def test_a_header_the_kernel_includes_is_part_of_its_identity(tmp_path):
+    # a user's kernel that includes a local header: a change to the header must change the
+    # source's identity (which traces are stale) and the cubin's cache key (or the old cubin
+    # would be counted); a file without quoted includes is identified by its bytes alone
+    from warpsim import toolchain
+
+    (tmp_path / "tile.h").write_text("#define TILE 16\n")
+    cu = tmp_path / "k.cu"
+    cu.write_text('#include "tile.h"\n#include <cuda_fp16.h>\n__global__ void k(float *y) { y[threadIdx.x % TILE] = 0; }\n')
+    plain = tmp_path / "plain.cu"
+    plain.write_text("__global__ void k(float *y) { y[0] = 0; }\n")
+    assert source_sha256(plain) == hashlib.sha256(plain.read_bytes()).hexdigest()
+    before, cubin = source_sha256(cu), toolchain.cubin_path(cu)
+    (tmp_path / "tile.h").write_text("#define TILE 32\n")
+    assert source_sha256(cu) != before and toolchain.cubin_path(cu) != cubin

@@ -102,12 +102,36 @@ def find_tool(name: str) -> Path:
     raise UsageError(f"{name} not found: pip install nvidia-cuda-{name} (or put the CUDA toolkit's bin/ on PATH)")
 
 
-def source_sha256(cu_path: Path | str) -> str:
-    """sha256 of a kernel source file, hex: the identity a trace is measured against."""
+_LOCAL_INCLUDE = re.compile(rb'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
+
+
+def source_bytes(cu_path: Path | str) -> bytes:
+    """A kernel source as it compiles: the file's bytes, then each file it includes with quotes
+    (found beside the file that includes it, as nvcc looks first), transitively, each once, with
+    its name. A file without such includes is its bytes alone, so its identity is its sha256."""
+    cu_path = Path(cu_path)
     try:
-        return hashlib.sha256(Path(cu_path).read_bytes()).hexdigest()
+        out = [cu_path.read_bytes()]
     except OSError as e:
         raise UsageError(f"cannot read kernel source {cu_path}: {e.strerror}") from e
+    seen, todo = {cu_path.resolve()}, [(cu_path, out[0])]
+    while todo:
+        path, text = todo.pop(0)
+        for name in _LOCAL_INCLUDE.findall(text):
+            inc = (path.parent / name.decode("utf-8", "replace")).resolve()
+            if inc in seen or not inc.is_file():
+                continue  # a system or -I header: not part of the identity
+            seen.add(inc)
+            body = inc.read_bytes()
+            out.append(b"\0" + name + b"\0" + body)
+            todo.append((inc, body))
+    return b"".join(out)
+
+
+def source_sha256(cu_path: Path | str) -> str:
+    """sha256 of a kernel source as it compiles (`source_bytes`: the file, and the files it
+    includes with quotes), hex: the identity a trace is measured against."""
+    return hashlib.sha256(source_bytes(cu_path)).hexdigest()
 
 
 def nvcc_command(nvcc: Path | str, cu_path: Path, out: Path, options: BuildOptions) -> list[str]:
@@ -116,7 +140,7 @@ def nvcc_command(nvcc: Path | str, cu_path: Path, out: Path, options: BuildOptio
 
 def cubin_path(cu_path: Path | str, options: BuildOptions = BuildOptions()) -> Path:
     """Where the cubin of this exact source, these flags and the pinned release lives in the cache."""
-    key = hashlib.sha256(Path(cu_path).read_bytes())
+    key = hashlib.sha256(source_bytes(cu_path))  # a header it includes changes the cubin too
     key.update("\0".join([NVCC_RELEASE, options.arch, *options.flags]).encode())
     return options.cubin_dir / f"{Path(cu_path).stem}-{key.hexdigest()[:16]}.cubin"
 
