@@ -3,12 +3,13 @@
     python -m profiling.schedule OUT.json KERNEL M N K [--repeats R]
 
 launches the probe (seed 000's naive or coalesced kernel, or the ladder's smem or blocktile1d,
-recording per block its SM, start and end time from %globaltimer, each with its original's launch
-shape) once to warm up and R times measured, and writes one JSON: metadata
+their own source called from a kernel that records per block its SM, start and end time from
+%globaltimer, each with its original's launch shape) once to warm up and R times measured, and writes one JSON: metadata
 (GPU, driver, probe source sha256, launch, date) and per launch three lists in block order
 (blockIdx.y * gridDim.x + blockIdx.x): sm, start_ns, end_ns (start relative to the launch's
 first block). It is what warpsim's cache model (issue 10) reads the dispatch order and the
-blocks that share an SM and the L2 from.
+blocks that share an SM and the L2 from. `python -m profiling.schedule --smoke` checks each probe's
+C against numpy first. The probe's identity (`probe_sha256`) covers the originals it includes.
 
 Limitations: the probe is not profiled by ncu (ncu's replay would serialize it); %globaltimer
 ticks in steps of about 32 ns on Hopper, so start times order blocks only to that resolution.
@@ -74,11 +75,35 @@ def measure(kernel: str, M: int, N: int, K: int, repeats: int = 3) -> dict:
             "runs": runs}
 
 
+def smoke(M: int = 200, N: int = 130, K: int = 70) -> bool:
+    """Each probe's C against numpy at a size that is a multiple of no tile side, and its records
+    sane (an SM id below 132, every block ending after it starts): True when all pass."""
+    cupy = require_cupy()
+    module = cupy.RawModule(path=str(build_cubin(PROBE)))
+    rng = np.random.default_rng(1)
+    a, b = rng.random((M, K), dtype=np.float32), rng.random((K, N), dtype=np.float32)
+    passed = True
+    for kernel, (entry, _, _) in ENTRIES.items():
+        grid, block = launch_shape(kernel, M, N)
+        A, B, C = cupy.asarray(a), cupy.asarray(b), cupy.zeros((M, N), dtype=np.float32)
+        s = cupy.zeros(3 * grid[0] * grid[1], dtype=cupy.uint64)
+        args = (np.int32(M), np.int32(N), np.int32(K), np.float32(1), A, B, np.float32(0), C, s)
+        module.get_function(entry)(grid, block, args)
+        s = cupy.asnumpy(s).reshape(-1, 3).astype(np.int64)
+        err = float(np.abs(cupy.asnumpy(C) - a @ b).max())
+        ok = err < 1e-3 and bool((s[:, 0] < 132).all() and (s[:, 2] > s[:, 1]).all() and (s[:, 1] > 0).all())
+        print(kernel, grid, block, "max err", err, "OK" if ok else "FAIL")
+        passed &= ok
+    return passed
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args == ["--smoke"]:
+        return 0 if smoke() else 1
     if len(args) < 5 or args[1] not in ENTRIES:
-        print(f"usage: python -m profiling.schedule OUT.json {{{'|'.join(ENTRIES)}}} M N K [--repeats R]",
-              file=sys.stderr)
+        print(f"usage: python -m profiling.schedule OUT.json {{{'|'.join(ENTRIES)}}} M N K [--repeats R]"
+              "\n       python -m profiling.schedule --smoke", file=sys.stderr)
         return 2
     repeats = int(args[args.index("--repeats") + 1]) if "--repeats" in args else 3
     out = Path(args[0])

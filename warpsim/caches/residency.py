@@ -8,8 +8,9 @@ that holds the resident blocks' shared memory, 1 KB reserved per block included)
 Dispatch, as measured on the H200 (traces/schedule/{naive,coalesced}_M4096_N4096_K4096.json, 3
 launches each, block = blockIdx.y * gridDim.x + blockIdx.x):
 
-- blocks start in block order (99.2% and 97.6% of consecutive blocks start no earlier than the
-  block before), round the SMs in a fixed order: the first wave's 264 blocks fill every SM's two
+- blocks start in block order (99.1-99.2% and 97.1-97.6% of consecutive blocks start no earlier
+  than the block before, over two recordings: the probes' copies of the kernels, and since call
+  10 (scripts/h200_call10.sh) the kernels' own source), round the SMs in a fixed order: the first wave's 264 blocks fill every SM's two
   slots with blocks 132 apart on 72-84 SMs, 124 apart on 40-52 and 80-92 apart on 8 (the order
   visits some SMs twice a round), and co-resident blocks stay about 132 apart (median difference
   132 and 133, 99.95% and 88% within 264) as each freed slot takes the next block; the model
