@@ -116,6 +116,29 @@ def test_an_escape_time_loop_is_counted(tmp_path):
     assert [(r.requests, r.sectors, r.lines) for r in fast] == [(r.requests, r.sectors, r.lines) for r in brute]
 
 
+SCAN = '''extern "C" __global__ void scan(int n, const float *x, int *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int k = 0;
+  float v;
+  do { v = x[i + k]; ++k; } while (v > 0.0f && i + k < n);   // line 6: it loads until data says stop
+  y[i] = k;
+}
+'''
+
+
+@needs_nvcc
+def test_a_loop_that_loads_until_data_says_stop_is_refused(tmp_path):
+    # the loop's own back edge is the data branch: its sides go round the loop, which loads
+    path = tmp_path / "scan.cu"
+    path.write_text(SCAN)
+    k = A.prepare(path, "scan", "cdiv(n,256)", "256", {"n": "1000", "x": "float[n]", "y": "int[n]"})
+    with pytest.raises(UsageError, match=r"scan: a condition computed from data steers control flow .* line 6: it "
+                                         r"decides whether a loop that holds it goes round again \(a trip count "
+                                         r"computed from data\), and the loop runs LDG"):
+        A.analyze_launch(k)
+
+
 @needs_nvcc
 def test_a_load_in_a_loop_of_data_decided_length_is_refused(tmp_path):
     # nvcc tests v > 1 once before the loop (which it enters at the bottom): that branch's sides

@@ -25,7 +25,9 @@ A branch whose condition is data (the test for a divisor the fast reciprocal can
 the call to its slow path) runs both sides for all the path's threads up to where they meet
 (Program.data_region); a register the two sides leave different is data (Opaque) from there on.
 A side that reaches a memory access, a barrier or an EXIT is refused: which threads run it is
-data. A loop whose trip count is data is refused too.
+data. A loop whose trip count is data and that touches no memory (an escape-time loop) runs to a
+fixed point (Program.data_loop): the registers it changes are data after it; one that touches
+memory is refused.
 
 Limitations: indirect branches are refused; values in memory are not
 tracked (a loaded value is Opaque, so an address computed from loaded data is refused); the
@@ -45,7 +47,7 @@ from warpsim import formula as F
 from warpsim.sass import alu, isa
 from warpsim.sass.ops import DATA_GUARD_OK, DISPATCH, op_opaque
 from warpsim.sass.ops_int import data_of
-from warpsim.sass.program import CONTROL, MEMORY, Program
+from warpsim.sass.program import AROUND, CONTROL, MEMORY, Program
 from warpsim.sass.state import (
     UNDEFINED,
     Path,
@@ -282,7 +284,7 @@ class Machine:
         """A branch whose condition is data: both sides run for all of `path`'s threads up to where
         they meet; what they leave different is data there."""
         region = self.program.data_region(ins.pc)
-        if isinstance(region, str) and "loop" in region:
+        if region == AROUND:
             looped = self.program.data_loop(ins.pc)
             if not isinstance(looped, str):
                 return self.data_loop(path, ins, *looped)
@@ -343,9 +345,14 @@ class Machine:
     # -- operands ----------------------------------------------------------------------------------
 
     def guard(self, path: Path, ins: isa.Instruction) -> F.Formula:
-        if ins.guard is None:
-            return F.TRUE
-        return decide(self.read_pred(path, ins.guard, set()), self.env)
+        """Which threads execute `ins`: its guard, and for a branch its predicate operand too
+        (`@!P0 BRA P1, target` branches where !P0 and P1: nvcc fuses a loop's `a && b` so)."""
+        g = F.TRUE if ins.guard is None else decide(self.read_pred(path, ins.guard, set()), self.env)
+        if ins.opcode == "BRA":
+            for o in ins.operands:
+                if isinstance(o, isa.Pred):
+                    g = F.f_and(g, decide(self.read_pred(path, o, set()), self.env))
+        return g
 
     def read_pred(self, path: Path, pred: isa.Pred, known: set):
         if pred.true:

@@ -34,6 +34,8 @@ from warpsim.sass import isa
 from warpsim.sass.cubin import Cubin, Function, read_cubin, subroutines
 
 CONTROL = {"BRA", "EXIT", "RET", "BRX", "JMX", "JMP", "CALL", "KILL"}
+#: Why a data branch has no region: it decides whether a loop that holds it goes round again.
+AROUND = "it decides whether a loop that holds it goes round again (a trip count computed from data)"
 MEMORY = {"LDG", "LD", "LDS", "LDL", "LDSM", "STG", "ST", "STS", "STL", "LDGSTS", "REDG", "RED", "ATOMG", "ATOM",
           "ATOMS", "BAR"}  # what a side of a data branch may not run: its threads are not known
 
@@ -102,11 +104,10 @@ class Program:
         loop = min(holding, key=lambda lp: len(lp.body))
         touching = sorted(self.by_pc[q].name for q in loop.body if self.by_pc[q].opcode in MEMORY | {"EXIT", "KILL"})
         if touching:
-            return (f"it decides whether a loop that holds it goes round again (a trip count computed from data), "
-                    f"and the loop runs {touching[0]}")
+            return f"{AROUND}, and the loop runs {touching[0]}"
         leaves = {s for q in loop.body for s in self.successors.get(q, ()) if s not in loop.body}
         if len(leaves) != 1:
-            return "it decides whether a loop that holds it goes round again, and the loop leaves to several places"
+            return f"{AROUND}, and the loop leaves to several places"
         return loop, leaves.pop()
 
     def _data_region(self, pc: int):
@@ -134,7 +135,7 @@ class Program:
             if inside is not None:
                 return stop, frozenset(inside | self._called(inside))
         if any(h in sides[0] | sides[1] for h in around):
-            return "it decides whether a loop that holds it goes round again (a trip count computed from data)"
+            return AROUND
         return "its sides do not meet again before the kernel exits"
 
     @property
@@ -146,7 +147,8 @@ def _successors(ins: isa.Instruction, by_pc: dict[int, isa.Instruction]) -> tupl
     nxt = ins.pc + isa.INSTRUCTION_BYTES
     fall = (nxt,) if nxt in by_pc else ()
     unconditional = ins.guard is None or (ins.guard.true and not ins.guard.negated)
-    if ins.opcode == "BRA":
+    if ins.opcode == "BRA":  # a predicate operand (`BRA P1, target`) is a condition too
+        unconditional &= all(o.true and not o.negated for o in ins.operands if isinstance(o, isa.Pred))
         targets = tuple(o.pc for o in ins.operands if isinstance(o, isa.Target))
         return targets if unconditional else targets + fall
     if ins.opcode in ("EXIT", "RET", "KILL"):
