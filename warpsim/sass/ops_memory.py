@@ -93,6 +93,8 @@ def op_atomic(m, ins, path, guard, known):
 # -- control -----------------------------------------------------------------------------------------
 
 def op_bra(m, ins, path, guard, known):
+    if set(ins.mods) & {"DIV", "CONV"}:  # taken as the warp's convergence says, which the engine does not follow
+        raise EngineError(f"{ins.name} (a branch on whether the warp has diverged) is not supported")
     target = next(o.pc for o in ins.operands if isinstance(o, isa.Target))
     taken = F.f_and(path.cond, guard)
     back = target <= ins.pc
