@@ -170,8 +170,30 @@ def halvings(a: Arrays, s: Scalars) -> Arrays:
     return {"y": k}
 
 
+def layernorm(a: Arrays, s: Scalars) -> Arrays:
+    x = _matrix(a["x"], s["M"], s["N"])
+    mean = x.mean(axis=1, keepdims=True)
+    var = (x * x).mean(axis=1, keepdims=True) - mean * mean  # as the kernel: E[x^2] - E[x]^2
+    y = (x - mean) / np.sqrt(var + s["eps"]) * a["g"].astype(np.float64) + a["b"].astype(np.float64)
+    return {"y": y.reshape(-1).astype(np.float32)}
+
+
+def stencil7(a: Arrays, s: Scalars) -> Arrays:
+    X, Y, Z = s["X"], s["Y"], s["Z"]
+    u = a["in"].astype(np.float64).reshape(Z, Y, X)
+    out = a["out"].astype(np.float64).reshape(Z, Y, X).copy()
+    if X > 2 and Y > 2 and Z > 2:
+        c = u[1:-1, 1:-1, 1:-1]
+        nb = (u[1:-1, 1:-1, :-2] + u[1:-1, 1:-1, 2:] + u[1:-1, :-2, 1:-1] + u[1:-1, 2:, 1:-1]
+              + u[:-2, 1:-1, 1:-1] + u[2:, 1:-1, 1:-1])
+        out[1:-1, 1:-1, 1:-1] = c + 0.1 * (nb - 6 * c)
+    return {"out": out.reshape(-1).astype(np.float32)}
+
+
 REFERENCES: dict[str, Reference] = {
     "stencil.cu:stencil5": stencil5,
+    "layernorm.cu:layernorm_warp": layernorm,
+    "stencil3d.cu:stencil7": stencil7,
     "iterate.cu:ratio": ratio,
     "iterate.cu:halvings": halvings,
     "softmax.cu:softmax_warp": softmax,
