@@ -319,3 +319,26 @@ def test_a_blocks_loops_run_one_after_another():
     loads = {lp: sum(w for a, w in zip(prog.accesses, work) if tiles.loop_dims(a.site)
                      and tiles.loop_dims(a.site)[0].loop == lp) for lp in phase}
     assert all(phase[lp][1] == pytest.approx(loads[lp] / work.sum()) for lp in phase)
+
+
+def test_a_launch_counted_block_by_block_gets_no_cache_figures_and_says_why(tmp_path):
+    # a grid-stride loop with i % N over 264 blocks (more than the 64 values of a block index the
+    # symbolic run takes one at a time): an integer division by a parameter, not affine in the block
+    # index, so the exact counts run block by block; the cache model needs the accesses as
+    # functions of the block indices and says so, naming the instruction, instead of the
+    # engine's "cannot count this kernel exactly" (its counts were exact)
+    from warpsim.caches import caches_for_launch
+    from warpsim.errors import UsageError
+    from warpsim.sass.analyze import analyze_launch, prepare
+
+    src = tmp_path / "scale.cu"
+    src.write_text('extern "C" __global__ void scale(int M, int N, const float *x, const float *s, float *y) {\n'
+                   '  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < M * N; i += gridDim.x * blockDim.x)\n'
+                   '    y[i] = x[i] * s[i % N];\n}\n')
+    k = prepare(src, "scale", "264", "256", {"M": "97", "N": "61", "x": "float[M*N]", "s": "float[N]", "y": "float[M*N]"})
+    rows = {(r.array, r.op): r.sectors for r in analyze_launch(k).rows}
+    assert rows[("x", "load")] == rows[("y", "store")] == -(-97 * 61 * 4 // 32)  # 5,917 floats, read and written once
+    with pytest.raises(UsageError, match=r"^scale: the cache model follows a launch's accesses as functions of its "
+                                         r"block indices, and this launch's are not \(.*line 3\); its exact counts, "
+                                         r"run block by block, need no --caches$"):
+        caches_for_launch(k)

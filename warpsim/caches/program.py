@@ -128,7 +128,15 @@ def pieces(kernel) -> tuple[list[tuple[Site, dict]], int]:
 
     Why not `trace` itself: a piece's sites count block indices from the piece's start and do
     not say where it is, which counting needs not but placing blocks in time does."""
+    from warpsim.errors import UsageError
+    from warpsim.sass.analyze import NotSymbolic
     from warpsim.sass.analyze import pieces as sass_pieces
 
-    found, threads = sass_pieces(kernel)
+    try:
+        found, threads = sass_pieces(kernel)
+    except NotSymbolic as e:  # exact counts run block by block; the cache model needs the sites
+        reason = str(e).removeprefix(f"{kernel.name}: ").split(": warpsim cannot count")[0]
+        raise UsageError(f"{kernel.name}: the cache model follows a launch's accesses as functions of its block "
+                         f"indices, and this launch's are not ({reason}); its exact counts, run block by block, "
+                         "need no --caches") from None
     return [(site, ranges) for ranges, sites in found for site in sites], threads
