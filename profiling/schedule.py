@@ -44,6 +44,11 @@ def launch_shape(kernel: str, M: int, N: int) -> tuple[tuple[int, int, int], tup
     return (-(-N // tile_n), -(-M // tile_m), 1), block
 
 
+def _arguments(M: int, N: int, K: int, A, B, C, sched) -> tuple:
+    """A probe's arguments, as its original takes them (alpha 1, beta 0), and the record buffer."""
+    return (np.int32(M), np.int32(N), np.int32(K), np.float32(1.0), A, B, np.float32(0.0), C, sched)
+
+
 def measure(kernel: str, M: int, N: int, K: int, repeats: int = 3) -> dict:
     cupy = require_cupy()
     entry = ENTRIES[kernel][0]
@@ -55,7 +60,7 @@ def measure(kernel: str, M: int, N: int, K: int, repeats: int = 3) -> dict:
     B = cupy.asarray(rng.random((K, N), dtype=np.float32))
     C = cupy.asarray(rng.random((M, N), dtype=np.float32))
     sched = cupy.zeros(3 * blocks, dtype=cupy.uint64)
-    args = (np.int32(M), np.int32(N), np.int32(K), np.float32(1.0), A, B, np.float32(0.0), C, sched)
+    args = _arguments(M, N, K, A, B, C, sched)
     runs = []
     for i in range(repeats + 1):
         function(grid, block, args)
@@ -87,8 +92,7 @@ def smoke(M: int = 200, N: int = 130, K: int = 70) -> bool:
         grid, block = launch_shape(kernel, M, N)
         A, B, C = cupy.asarray(a), cupy.asarray(b), cupy.zeros((M, N), dtype=np.float32)
         s = cupy.zeros(3 * grid[0] * grid[1], dtype=cupy.uint64)
-        args = (np.int32(M), np.int32(N), np.int32(K), np.float32(1), A, B, np.float32(0), C, s)
-        module.get_function(entry)(grid, block, args)
+        module.get_function(entry)(grid, block, _arguments(M, N, K, A, B, C, s))
         s = cupy.asnumpy(s).reshape(-1, 3).astype(np.int64)
         err = float(np.abs(cupy.asnumpy(C) - a @ b).max())
         ok = err < 1e-3 and bool((s[:, 0] < 132).all() and (s[:, 2] > s[:, 1]).all() and (s[:, 1] > 0).all())

@@ -100,7 +100,7 @@ def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePred
     # their tiles still read from DRAM on first use, and are written
     fetched = np.where(loads, sectors * rep.fetch_share, 0.0)
     written = np.where(~loads, sectors, 0.0)
-    ev = tiles.events(program, res, mode, fetched, rep.distinct, written, stream_of, keys, work=sectors)
+    ev = tiles.events(program, res, mode, fetched, rep.distinct, written, stream_of, keys, sectors)
     _fit_footprint(ev, footprint.exact(program))
     capacity, width = (hw.l2_effective, hw.l2_softness) if mode == "waves" else \
         (hw.l2_staggered_effective, hw.l2_staggered_softness)

@@ -135,8 +135,7 @@ def pieces(kernel) -> tuple[list[tuple[Site, dict]], int]:
     try:
         found, threads = sass_pieces(kernel)
     except NotSymbolic as e:  # exact counts run block by block; the cache model needs the sites
-        reason = str(e).removeprefix(f"{kernel.name}: ").split(": warpsim cannot count")[0]
         raise UsageError(f"{kernel.name}: the cache model follows a launch's accesses as functions of its block "
-                         f"indices, and this launch's are not ({reason}); its exact counts, run block by block, "
-                         "need no --caches") from None
+                         f"indices, and this launch's are not ({e.reason(kernel.name)}); its exact counts, run "
+                         "block by block, need no --caches") from None
     return [(site, ranges) for ranges, sites in found for site in sites], threads

@@ -89,16 +89,16 @@ def phases(program, work: np.ndarray) -> tuple[dict[str, tuple[float, float]], n
 
 
 def events(program, res: Residency, mode: str, fetched: np.ndarray, distinct: np.ndarray, written: np.ndarray,
-           stream_of: np.ndarray, keys: list, work: np.ndarray | None = None, budget: int = EVENTS) -> Events:
+           stream_of: np.ndarray, keys: list, work: np.ndarray, budget: int = EVENTS) -> Events:
     """Every block's tile accesses. Per access, `fetched` and `written`: the sectors its L1s
     fetch from and store to L2 over the whole launch, and `work`: the sectors it asks L1 for
-    (what the block's loops' shares of its time follow; default fetched + written); per
+    (what the block's loops' shares of its time follow); per
     stream, `distinct`: the distinct sectors a block touches per iteration of the stream's loop
     (per block, outside loops)."""
     gx, gy, _ = program.grid
     blocks_all = np.arange(program.blocks, dtype=np.int64)
     bx, by, bz = blocks_all % gx, (blocks_all // gx) % gy, blocks_all // (gx * gy)
-    phase, alone = phases(program, fetched + written if work is None else work)
+    phase, alone = phases(program, work)
     looped = sum(1 for k in keys if k[2])
     chunks = max(1, min(64, budget // max(1, program.blocks * max(1, looped))))
     arrays = program.arrays()

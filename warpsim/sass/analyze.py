@@ -108,6 +108,11 @@ ENUMERATE_SECONDS = 120.0  # ... and the longest it may take, projected from its
 class NotSymbolic(UsageError):
     """The fast path cannot count this launch; running every block concretely still can."""
 
+    def reason(self, kernel: str) -> str:
+        """Why, without the kernel's name before it and the verdict after it."""
+        return re.sub(r"[:;] warpsim cannot count this (launch|kernel) exactly$", "",
+                      str(self).removeprefix(f"{kernel}: "))
+
 
 def trace(kernel: Kernel) -> tuple[list[Site], int]:
     """Run the machine code symbolically: one Site per memory instruction (per path through it)."""
@@ -215,8 +220,7 @@ def analyze_launch(kernel: Kernel, by_line: bool = False, by_pc: bool = False,
                 continue
             items.append(((s.space, s.array, s.op, s.width, s.line, s.pc, s.kind), counts))
     except NotSymbolic as refused:
-        reason = re.sub(r"[:;] warpsim cannot count this (launch|kernel) exactly$", "",
-                        str(refused).removeprefix(f"{kernel.name}: "))
+        reason = refused.reason(kernel.name)
         blocks = int(np.prod(kernel.launch.grid))
         if blocks > enumerate_blocks:
             raise UsageError(f"{kernel.name}: {reason}; its {blocks:,} blocks are too many to run one by one "

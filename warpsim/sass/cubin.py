@@ -25,6 +25,7 @@ named by offset.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -213,18 +214,24 @@ def subroutines(path: Path | str, function: str) -> dict[str, int]:
     reciprocal and square root: `$__internal_0_$__cuda_sm20_rcp_rn_f32_slowpath`), by name -> byte
     offset in the section, which is the pc a CALL to it jumps to. Read from the ELF symbol table
     only for code that calls (few kernels do), so it is not cached."""
+    with _elf(path) as elf:
+        symtab = elf.get_section_by_name(".symtab")
+        index = next((i for i, s in enumerate(elf.iter_sections()) if s.name == f".text.{function}"), None)
+        if symtab is None or index is None:
+            return {}
+        return {s.name: s["st_value"] for s in symtab.iter_symbols()
+                if s["st_shndx"] == index and s["st_info"]["type"] == "STT_FUNC" and s.name != function}
+
+
+@contextmanager
+def _elf(path: Path | str):
+    """The cubin at `path` as a pyelftools ELFFile; a UsageError when it cannot be read or is not ELF."""
     from elftools.common.exceptions import ELFError
     from elftools.elf.elffile import ELFFile
 
     try:
         with open(path, "rb") as f:
-            elf = ELFFile(f)
-            symtab = elf.get_section_by_name(".symtab")
-            index = next((i for i, s in enumerate(elf.iter_sections()) if s.name == f".text.{function}"), None)
-            if symtab is None or index is None:
-                return {}
-            return {s.name: s["st_value"] for s in symtab.iter_symbols()
-                    if s["st_shndx"] == index and s["st_info"]["type"] == "STT_FUNC" and s.name != function}
+            yield ELFFile(f)
     except OSError as e:
         raise UsageError(f"cannot read {path}: {e.strerror}") from e
     except ELFError as e:
@@ -246,49 +253,40 @@ def _from_json(path: Path, doc: dict) -> Cubin:
 
 
 def _read_elf(path: Path) -> Cubin:
-    from elftools.common.exceptions import ELFError
-    from elftools.elf.elffile import ELFFile
-
-    try:
-        with open(path, "rb") as f:
-            elf = ELFFile(f)
-            sections = {s.name: s for s in elf.iter_sections()}
-            symtab = sections.get(".symtab")
-            if symtab is None or not any(n.startswith(".text.") for n in sections):
-                raise UsageError(f"{path} is not a cubin (no CUDA code sections): build it with nvcc -cubin")
-            symbols = list(symtab.iter_symbols())
-            ptx = sections[".nv_debug_ptx_txt"].data().decode("utf-8", "replace").replace("\x00", "\n") \
-                if ".nv_debug_ptx_txt" in sections else ""
-            ptx_funcs = _ptx_functions(ptx)
-            regcount: dict[int, int] = {}
-            if ".nv.info" in sections:
-                for fmt, attr, payload in _records(sections[".nv.info"].data()):
-                    if attr == EIATTR_REGCOUNT and fmt == EIFMT_SVAL:
-                        regcount[_u32(payload, 0)] = _u32(payload, 4)
-            functions = {}
-            for index, sym in enumerate(symbols):
-                if sym["st_info"]["type"] != "STT_FUNC" or f".text.{sym.name}" not in sections:
-                    continue
-                info = sections.get(f".nv.info.{sym.name}")
-                params, base = [], 0x210
-                for fmt, attr, payload in _records(info.data()) if info is not None else []:
-                    if attr == EIATTR_KPARAM_INFO:
-                        word = _u32(payload, 8)
-                        params.append(Param(ordinal=int.from_bytes(payload[4:6], "little"),
-                                            offset=int.from_bytes(payload[6:8], "little"),
-                                            size=(word >> 18) & 0x3FFF))
-                    elif attr == EIATTR_PARAM_CBANK:
-                        base = _u32(payload, 4) & 0xFFFF
-                shared = sections.get(f".nv.shared.{sym.name}")
-                shared_bytes = shared["sh_size"] if shared is not None else 0
-                types, variables = ptx_funcs.get(sym.name, ([], []))
-                functions[sym.name] = Function(
-                    name=sym.name, demangled=demangle(sym.name),
-                    params=tuple(sorted(params, key=lambda p: p.ordinal)), param_base=base,
-                    shared_bytes=shared_bytes, registers=regcount.get(index, 0),
-                    shared_vars=shared_layout(variables, shared_bytes), ptx_param_types=tuple(types))
-    except OSError as e:
-        raise UsageError(f"cannot read {path}: {e.strerror}") from e
-    except ELFError as e:
-        raise UsageError(f"{path} is not a cubin ({e}): build it with nvcc -cubin") from e
+    with _elf(path) as elf:
+        sections = {s.name: s for s in elf.iter_sections()}
+        symtab = sections.get(".symtab")
+        if symtab is None or not any(n.startswith(".text.") for n in sections):
+            raise UsageError(f"{path} is not a cubin (no CUDA code sections): build it with nvcc -cubin")
+        symbols = list(symtab.iter_symbols())
+        ptx = sections[".nv_debug_ptx_txt"].data().decode("utf-8", "replace").replace("\x00", "\n") \
+            if ".nv_debug_ptx_txt" in sections else ""
+        ptx_funcs = _ptx_functions(ptx)
+        regcount: dict[int, int] = {}
+        if ".nv.info" in sections:
+            for fmt, attr, payload in _records(sections[".nv.info"].data()):
+                if attr == EIATTR_REGCOUNT and fmt == EIFMT_SVAL:
+                    regcount[_u32(payload, 0)] = _u32(payload, 4)
+        functions = {}
+        for index, sym in enumerate(symbols):
+            if sym["st_info"]["type"] != "STT_FUNC" or f".text.{sym.name}" not in sections:
+                continue
+            info = sections.get(f".nv.info.{sym.name}")
+            params, base = [], 0x210
+            for fmt, attr, payload in _records(info.data()) if info is not None else []:
+                if attr == EIATTR_KPARAM_INFO:
+                    word = _u32(payload, 8)
+                    params.append(Param(ordinal=int.from_bytes(payload[4:6], "little"),
+                                        offset=int.from_bytes(payload[6:8], "little"),
+                                        size=(word >> 18) & 0x3FFF))
+                elif attr == EIATTR_PARAM_CBANK:
+                    base = _u32(payload, 4) & 0xFFFF
+            shared = sections.get(f".nv.shared.{sym.name}")
+            shared_bytes = shared["sh_size"] if shared is not None else 0
+            types, variables = ptx_funcs.get(sym.name, ([], []))
+            functions[sym.name] = Function(
+                name=sym.name, demangled=demangle(sym.name),
+                params=tuple(sorted(params, key=lambda p: p.ordinal)), param_base=base,
+                shared_bytes=shared_bytes, registers=regcount.get(index, 0),
+                shared_vars=shared_layout(variables, shared_bytes), ptx_param_types=tuple(types))
     return Cubin(path, functions, ptx)

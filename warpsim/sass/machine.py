@@ -47,7 +47,7 @@ from warpsim import formula as F
 from warpsim.sass import alu, isa
 from warpsim.sass.ops import DATA_GUARD_OK, DISPATCH, op_opaque
 from warpsim.sass.ops_int import data_of
-from warpsim.sass.program import AROUND, CONTROL, MEMORY, Program
+from warpsim.sass.program import AROUND, CONTROL, UNSTEERABLE, Program
 from warpsim.sass.state import (
     UNDEFINED,
     Path,
@@ -232,10 +232,8 @@ class Machine:
         if handler is None:
             raise _located(f"the engine does not know the opcode {ins.name} at {ins.where()}: "
                            "it cannot count this kernel exactly (please report the kernel)")
-        if self.data_branches and (ins.opcode in MEMORY or ins.opcode == "EXIT"):
-            raise _located(f"a condition computed from data steers control flow or predicates an access, at "
-                           f"{self.data_branches[0].where()}: a side of it runs {ins.name} at pc {ins.pc:#x}; "
-                           "warpsim counts only accesses decided by the thread, block and loop indices")
+        if self.data_branches and ins.opcode in UNSTEERABLE:
+            raise _data_steered(self.data_branches[0], f"a side of it runs {ins.name} at pc {ins.pc:#x}")
         self.steps += 1
         try:
             guard = self.guard(path, ins)
@@ -246,9 +244,7 @@ class Machine:
                 return [path]
             if ins.opcode == "BRA":
                 return [self.data_branch(path, ins)]
-            raise _located(f"a condition computed from data steers control flow or predicates an "
-                           f"access, at {ins.where()}: warpsim counts only accesses decided by the "
-                           "thread, block and loop indices") from None
+            raise _data_steered(ins) from None
         known = {c.key for c in F.conjuncts(path.cond)} | {c.key for c in F.conjuncts(guard)}
         known |= {path.cond.key, guard.key}
         for keys in self.context:
@@ -258,7 +254,7 @@ class Machine:
         try:
             out = handler(self, ins, path, guard, known)
         except DataPredicate:
-            if ins.opcode in MEMORY or ins.opcode in CONTROL:
+            if ins.opcode in UNSTEERABLE or ins.opcode in CONTROL:
                 raise
             op_opaque(self, ins, path, guard, known)  # a data predicate among its operands: data out
             out = None
@@ -290,9 +286,7 @@ class Machine:
                 return self.data_loop(path, ins, *looped)
             region = looped
         if isinstance(region, str):
-            raise _located(f"a condition computed from data steers control flow or predicates an access, at "
-                           f"{ins.where()}: {region}; warpsim counts only accesses decided by the thread, "
-                           "block and loop indices")
+            raise _data_steered(ins, region)
         meet, body = region
         ends = []
         self.data_branches.append(ins)
@@ -566,6 +560,13 @@ def _join(states: list[State], data) -> State:
 def _same_state(a: State, b: State) -> bool:
     return all(same(x.get(k, UNDEFINED), y.get(k, UNDEFINED))
                for (_, x), (_, y) in zip(a.files(), b.files()) for k in set(x) | set(y))
+
+
+def _data_steered(ins: isa.Instruction, why: str = "") -> EngineError:
+    """The refusal of a condition computed from data at `ins` (and why it could not be run both ways)."""
+    return _located(f"a condition computed from data steers control flow or predicates an access, at "
+                    f"{ins.where()}: {why + '; ' if why else ''}warpsim counts only accesses decided by the "
+                    "thread, block and loop indices")
 
 
 def _located(message: str) -> EngineError:

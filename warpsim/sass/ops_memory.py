@@ -92,32 +92,26 @@ def op_atomic(m, ins, path, guard, known):
 
 # -- control -----------------------------------------------------------------------------------------
 
+def _split(path, guard, target: int, fall: int, back: bool = False) -> list[Path]:
+    """The threads of `path` the guard holds for go to `target` (`back`: a back edge), the
+    others to `fall`."""
+    if isinstance(guard, F.Const) and guard.all_true:
+        return [Path(target, path.state, path.cond, back)]
+    return [Path(target, path.state.copy(), F.f_and(path.cond, guard), back),
+            Path(fall, path.state, F.f_and(path.cond, F.f_not(guard)))]
+
+
 def op_bra(m, ins, path, guard, known):
     if set(ins.mods) & {"DIV", "CONV"}:  # taken as the warp's convergence says, which the engine does not follow
         raise EngineError(f"{ins.name} (a branch on whether the warp has diverged) is not supported")
     target = next(o.pc for o in ins.operands if isinstance(o, isa.Target))
-    taken = F.f_and(path.cond, guard)
-    back = target <= ins.pc
-    if isinstance(guard, F.Const) and guard.all_true:
-        return [Path(target, path.state, path.cond, back)]
-    stay = F.f_and(path.cond, F.f_not(guard))
-    out = [Path(target, path.state.copy(), taken, back)]
-    out.append(Path(ins.pc + isa.INSTRUCTION_BYTES, path.state, stay))
-    return out
+    return _split(path, guard, target, ins.pc + isa.INSTRUCTION_BYTES, back=target <= ins.pc)
 
 
 def op_exit(m, ins, path, guard, known):
     if isinstance(guard, F.Const) and guard.all_true:
         return []
     return [Path(ins.pc + isa.INSTRUCTION_BYTES, path.state, F.f_and(path.cond, F.f_not(guard)))]
-
-
-def _split(path, guard, target: int, fall: int) -> list[Path]:
-    """The threads of `path` the guard holds for go to `target`, the others to `fall`."""
-    if isinstance(guard, F.Const) and guard.all_true:
-        return [Path(target, path.state, path.cond)]
-    return [Path(target, path.state.copy(), F.f_and(path.cond, guard)),
-            Path(fall, path.state, F.f_and(path.cond, F.f_not(guard)))]
 
 
 def op_call(m, ins, path, guard, known):

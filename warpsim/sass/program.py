@@ -36,8 +36,10 @@ from warpsim.sass.cubin import Cubin, Function, read_cubin, subroutines
 CONTROL = {"BRA", "EXIT", "RET", "BRX", "JMX", "JMP", "CALL", "KILL"}
 #: Why a data branch has no region: it decides whether a loop that holds it goes round again.
 AROUND = "it decides whether a loop that holds it goes round again (a trip count computed from data)"
-MEMORY = {"LDG", "LD", "LDS", "LDL", "LDSM", "STG", "ST", "STS", "STL", "LDGSTS", "REDG", "RED", "ATOMG", "ATOM",
-          "ATOMS", "BAR"}  # what a side of a data branch may not run: its threads are not known
+#: What code that data steers may not run (a side of a data branch, a loop of data-decided length):
+#: memory instructions and barriers, whose threads would not be known, and exits.
+UNSTEERABLE = {"LDG", "LD", "LDS", "LDL", "LDSM", "STG", "ST", "STS", "STL", "LDGSTS", "REDG", "RED", "ATOMG",
+               "ATOM", "ATOMS", "BAR", "EXIT", "KILL"}
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,7 @@ class Program:
         if not holding:
             return "it decides no loop"
         loop = min(holding, key=lambda lp: len(lp.body))
-        touching = sorted(self.by_pc[q].name for q in loop.body if self.by_pc[q].opcode in MEMORY | {"EXIT", "KILL"})
+        touching = sorted(self.by_pc[q].name for q in loop.body if self.by_pc[q].opcode in UNSTEERABLE)
         if touching:
             return f"{AROUND}, and the loop runs {touching[0]}"
         leaves = {s for q in loop.body for s in self.successors.get(q, ()) if s not in loop.body}
