@@ -248,6 +248,24 @@ def test_any_catalog_launch_gets_cache_figures_that_can_be(data):
             assert r.l2_read_sectors >= 0.99 * sectors[r.array], (name, size, r.array, r.l2_read_sectors, sectors)
 
 
+def test_a_launch_of_no_more_blocks_than_sms_replays_every_block():
+    # layernorm_warp at 361x129 (caught by the property test above): one warp a row, four rows a
+    # block, 91 blocks on 91 SMs. A block's rows are 4 x 516 = 2,064 B, 16 B more than 64.5
+    # sectors, so even blocks start on a sector and odd ones 16 B in; both touch 65 sectors, the
+    # last block (one row, 516 B from a sector boundary) 17. Each SM starts with a cold L1 and
+    # reads its rows twice (two passes; the second hits), so x's L1 misses are 90 x 65 + 17 =
+    # 5,867. Sixteen evenly spaced samples (6 apart, all even blocks) put them at 5,733, below
+    # the 5,822 distinct sectors (186,276 B) the launch must fetch at least once.
+    from warpsim.caches import caches_for_launch
+    from warpsim.sass.analyze import prepare
+
+    e = next(e for e in CATALOG if e["entry"] == "layernorm_warp")
+    args = {"M": "361", "N": "129", "eps": "1e-05", **e["buffers"]}
+    p = caches_for_launch(prepare(KERNELS / e["file"], e["entry"], e["grid"], e["block"], args))
+    x = next(r for r in p.rows if r.array == "x")
+    assert x.load_sectors - x.l1_hit_sectors == 90 * 65 + 17
+
+
 def test_a_kernel_without_global_loads_gets_figures_not_an_error(tmp_path):
     # a store-only kernel and one that touches no global memory: the cache model took its empty
     # arrays of accesses for numbers and raised; now every figure is a count, and the sentence

@@ -37,7 +37,6 @@ from warpsim.caches.residency import FIRST_WAVE_GAPS, LATER_GAPS, Residency, co_
 from warpsim.caches.stream import Window, sample_records
 
 SAMPLES = 4  # SMs replayed (more where pieces of the launch need them)
-SMALL_SAMPLES = 16  # SMs replayed when the launch has no more blocks than the GPU has SMs
 BUDGET = 200_000  # warp-request lines replayed, about: what the window of iterations is chosen for
 
 
@@ -112,11 +111,13 @@ def _extrapolate(cold: np.ndarray, counted: np.ndarray, asked: np.ndarray, scale
 def replay(program, res: Residency, stream_of: np.ndarray, hw: Hierarchy = H200, samples: int = SAMPLES,
            budget: int = BUDGET) -> L1Replay:
     if program.blocks <= res.sms:
-        # a block to an SM: 16 samples cost little, and 4 evenly spaced blocks can all be rows of
-        # one alignment (row_sum at 97x61: rows 0, 32, 64 and 96 start on a sector, 244 r bytes,
-        # where 84 of the 97 rows share a sector between their two warps; L1 hits -9.3% of the
-        # load sectors with 4, -1.0% with 16)
-        samples = max(samples, min(program.blocks, SMALL_SAMPLES))
+        # a block to an SM: replay every one. Evenly spaced samples alias with the period of the
+        # rows' alignment: row_sum at 97x61 (rows 244 r bytes apart: 4 samples at 0, 32, 64, 96
+        # all start on a sector, where 84 of the 97 rows share one between their two warps; L1
+        # hits -9.3% of the load sectors), layernorm_warp at 361x129 (rows 516 B apart, 4 a block:
+        # even blocks start on a sector, odd ones 16 B in; 16 samples 6 apart were all even, and
+        # x's L1 misses came out 1.5% below the distinct sectors every launch must fetch)
+        samples = max(samples, program.blocks)
     groups = sample_groups(program, res, samples)
     window = Window.choose(program, groups, budget)
     rec = sample_records(program, groups, window).sorted()
