@@ -43,6 +43,7 @@ class BatchOptions:
     ncu: str = "ncu"
     plan_path: Path | None = None
     keep_dir: Path | None = None  # also save the raw-page and source-page CSVs here (parser fixtures)
+    extra_metrics: tuple[str, ...] = ()  # collected too, where ncu knows them (PATH_NAMES: --paths)
 
 
 @dataclass
@@ -101,7 +102,7 @@ def run(entries: list[dict], options: BatchOptions) -> BatchResult:
         for e in entries:
             refuse_overwrite(trace_path(options.traces_dir, e["id"]), False)
     exe = ncu.find_ncu(options.ncu)
-    names = known_metrics(exe)
+    names = known_metrics(exe, SASS_NAMES + tuple(options.extra_metrics))
     versions = ncu.probe_versions(exe)
     with tempfile.TemporaryDirectory(prefix="warpsim-batch-") as tmp:
         base = Path(tmp) / "batch"

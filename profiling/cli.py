@@ -159,18 +159,22 @@ def batch(
     traces_dir: Path = typer.Option(TRACES_DIR, "--traces-dir", envvar=TRACES_ENV,
                                     help=f"where traces are written {TRACES_DEFAULT}"),
     keep: Optional[Path] = typer.Option(None, "--keep", help="also save ncu's raw and source pages here"),
+    paths: bool = typer.Option(False, "--paths", help="also collect the memory path's stages (L1 misses and "
+                               "fills, the L2 request coalescer, L2 hits: profiling.metrics.PATH_METRICS); "
+                               "more replay passes"),
 ):
     """Profile every launch of a plan in one ncu session (per-instruction counters for those marked
     per_array) and write one trace per launch under traces/sass/."""
     from profiling import batch as batch_mod
     from profiling import plan
+    from profiling.metrics import PATH_NAMES
 
     with user_errors():
         entries = [e for e in plan.load(plan_file) if not only or e["id"] in only]
         if not entries:
             raise UsageError(f"no launch of {plan_file} matches --only {only}")
         result = batch_mod.run(entries, batch_mod.BatchOptions(traces_dir, force, timeout, plan_path=plan_file,
-                                                               keep_dir=keep))
+                                                               keep_dir=keep, extra_metrics=PATH_NAMES if paths else ()))
     for path in result.written:
         typer.echo(f"wrote {path}")
     for launch_id, why in result.failed.items():

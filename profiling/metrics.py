@@ -86,6 +86,30 @@ SASS_EXTRA: tuple[Metric, ...] = (
     Metric("l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", "32 B sectors", ("local", "load", "sectors"), False),
     Metric("l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", "32 B sectors", ("local", "store", "sectors"), False),
 )
+#: The memory path between L1 and L2, stage by stage, collected by `profile batch --paths`
+#: (more replay passes: not in every batch): where L1's misses merge before L2 counts them.
+#: L1 tag misses of global loads; sectors the crossbar delivers to L1 (fills); the L2 request
+#: coalescer (`lrc`): the read requests it receives, the sectors it asks the L2 slices for and gets
+#: (`lts2lrc`), sends back (`lrc2xbar`) and delivers to the GPCs (`xbar2gpc`), the sectors whose
+#: request met another's (`coalescing_achieved`); L2's read requests and its hits and misses.
+#: Measured only: warpsim predicts none of them; warpsim.caches reads them to test its stages.
+PATH_METRICS: tuple[Metric, ...] = (
+    Metric("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", "32 B sectors", None, False),
+    Metric("l1tex__m_xbar2l1tex_read_sectors_mem_lg_op_ld.sum", "32 B sectors", None, False),
+    Metric("l1tex__m_xbar2l1tex_read_sectors.sum", "32 B sectors", None, False),
+    Metric("lrc__xbar2lrc_requests_op_read.sum", "requests", None, False),
+    Metric("lrc__request_sectors_op_read_coalescable.sum", "32 B sectors", None, False),
+    Metric("lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum", "32 B sectors", None, False),
+    Metric("lrc__lts2lrc_sectors_op_read.sum", "32 B sectors", None, False),
+    Metric("lrc__lrc2xbar_sectors_op_read.sum", "32 B sectors", None, False),
+    Metric("lrc__lrc2xbar_sectors_op_read_coalescing_achieved_type_hardware.sum", "32 B sectors", None, False),
+    Metric("lrc__xbar2gpc_sectors_op_read.sum", "32 B sectors", None, False),
+    Metric("lrc__xbar2gpc_sectors_op_read_coalescing_achieved_type_hardware.sum", "32 B sectors", None, False),
+    Metric("lts__t_requests_srcunit_tex_op_read.sum", "requests", None, False),
+    Metric("lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", "32 B sectors", None, False),
+    Metric("lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", "32 B sectors", None, False),
+)
+PATH_NAMES: tuple[str, ...] = tuple(m.name for m in PATH_METRICS)
 SASS_METRICS: tuple[Metric, ...] = METRICS + SASS_EXTRA
 SASS_NAMES: tuple[str, ...] = tuple(m.name for m in SASS_METRICS)
 
@@ -115,7 +139,7 @@ DERIVED: tuple[Derived, ...] = tuple(
             "wavefronts", ("shared", op, "ideal_wavefronts"), True, kinds)
     for short, op, kinds in (("ld", "load", None), ("st", "store", SHARED_STORE_KINDS))
 )
-BY_NAME: dict[str, Metric] = {m.name: m for m in SASS_METRICS}
+BY_NAME: dict[str, Metric] = {m.name: m for m in SASS_METRICS + PATH_METRICS}
 PREDICTED: tuple[Metric, ...] = tuple(m for m in METRICS if m.predicts is not None)
 
 

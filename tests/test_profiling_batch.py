@@ -68,3 +68,17 @@ def test_only_metric_names_ncu_knows_are_asked_for(monkeypatch):
     monkeypatch.setenv("FAKE_NCU_METRICS", "smsp__inst_executed_op_global_ld.sum,dram__bytes_read.sum")
     names = batch.known_metrics(str(FIXTURES / "fake_ncu.py"))
     assert names == ["smsp__inst_executed_op_global_ld.sum", "dram__bytes_read.sum"]
+
+
+def test_paths_asks_for_the_memory_path_metrics_ncu_knows(monkeypatch):
+    # `profile batch --paths` adds PATH_NAMES to the names asked for, filtered like the others
+    from profiling.metrics import PATH_NAMES, SASS_NAMES
+
+    known = ["dram__bytes_read.sum", "lrc__lts2lrc_sectors_op_read.sum",
+             "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum"]
+    monkeypatch.setenv("FAKE_NCU_METRICS", ",".join(known))
+    fake = str(FIXTURES / "fake_ncu.py")
+    assert batch.known_metrics(fake) == ["dram__bytes_read.sum"]
+    assert batch.known_metrics(fake, SASS_NAMES + PATH_NAMES) == [
+        "dram__bytes_read.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum",
+        "lrc__lts2lrc_sectors_op_read.sum"]
