@@ -43,7 +43,8 @@ def ladder_runs() -> list[dict]:
             args = {**template["args"], "M": M, "N": N, "K": K}
             entry = plan.build(REPO / template["source"], template["entry"], grid, f"{block[0]}x{block[1]}", args,
                                scratch, reference=template.get("reference"))
-            launches.append({**entry, "cubin": template["cubin"], "cubin_sha256": template["cubin_sha256"]})
+            launches.append({**entry, "id": f"{entry['id']}_b{block[0]}x{block[1]}",  # 16x16 and 32x32 alike
+                             "cubin": template["cubin"], "cubin_sha256": template["cubin_sha256"]})
     return launches
 
 
