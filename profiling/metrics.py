@@ -88,27 +88,31 @@ SASS_EXTRA: tuple[Metric, ...] = (
 )
 #: The memory path between L1 and L2, stage by stage, collected by `profile batch --paths`
 #: (more replay passes: not in every batch): where L1's misses merge before L2 counts them.
-#: L1 tag misses of global loads; sectors the crossbar delivers to L1 (fills); the L2 request
-#: coalescer (`lrc`): the read requests it receives, the sectors it asks the L2 slices for and gets
-#: (`lts2lrc`), sends back (`lrc2xbar`) and delivers to the GPCs (`xbar2gpc`), the sectors whose
-#: request met another's (`coalescing_achieved`); L2's read requests and its hits and misses.
-#: Measured only: warpsim predicts none of them; warpsim.caches reads them to test its stages.
-PATH_METRICS: tuple[Metric, ...] = (
-    Metric("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", "32 B sectors", None, False),
-    Metric("l1tex__m_xbar2l1tex_read_sectors_mem_lg_op_ld.sum", "32 B sectors", None, False),
-    Metric("l1tex__m_xbar2l1tex_read_sectors.sum", "32 B sectors", None, False),
-    Metric("lrc__xbar2lrc_requests_op_read.sum", "requests", None, False),
-    Metric("lrc__request_sectors_op_read_coalescable.sum", "32 B sectors", None, False),
-    Metric("lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum", "32 B sectors", None, False),
-    Metric("lrc__lts2lrc_sectors_op_read.sum", "32 B sectors", None, False),
-    Metric("lrc__lrc2xbar_sectors_op_read.sum", "32 B sectors", None, False),
-    Metric("lrc__lrc2xbar_sectors_op_read_coalescing_achieved_type_hardware.sum", "32 B sectors", None, False),
-    Metric("lrc__xbar2gpc_sectors_op_read.sum", "32 B sectors", None, False),
-    Metric("lrc__xbar2gpc_sectors_op_read_coalescing_achieved_type_hardware.sum", "32 B sectors", None, False),
-    Metric("lts__t_requests_srcunit_tex_op_read.sum", "requests", None, False),
-    Metric("lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", "32 B sectors", None, False),
-    Metric("lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", "32 B sectors", None, False),
-)
+#: Measured only: warpsim predicts none of them directly; tests and docs/CACHES.md read them to
+#: check the cache model's stages. Role -> (ncu metric, unit):
+PATH_ROLES: dict[str, tuple[str, str]] = {
+    # L1's tag misses of global loads, and the sectors the crossbar fills L1 with
+    "l1_misses": ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", "32 B sectors"),
+    "l1_fills": ("l1tex__m_xbar2l1tex_read_sectors_mem_lg_op_ld.sum", "32 B sectors"),
+    "l1_fills_all": ("l1tex__m_xbar2l1tex_read_sectors.sum", "32 B sectors"),
+    # the L2 request coalescer (lrc): read requests in, sectors whose request met an earlier one
+    # for the same sector (merged), sectors asked of the L2 slices and got back (lts2lrc), sent
+    # on towards the GPCs (lrc2xbar) and delivered to them (xbar2gpc)
+    "lrc_requests": ("lrc__xbar2lrc_requests_op_read.sum", "requests"),
+    "lrc_coalescable": ("lrc__request_sectors_op_read_coalescable.sum", "32 B sectors"),
+    "lrc_merged": ("lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum", "32 B sectors"),
+    "lrc_from_l2": ("lrc__lts2lrc_sectors_op_read.sum", "32 B sectors"),
+    "lrc_to_xbar": ("lrc__lrc2xbar_sectors_op_read.sum", "32 B sectors"),
+    "lrc_to_xbar_merged": ("lrc__lrc2xbar_sectors_op_read_coalescing_achieved_type_hardware.sum", "32 B sectors"),
+    "xbar_to_gpcs": ("lrc__xbar2gpc_sectors_op_read.sum", "32 B sectors"),
+    "xbar_to_gpcs_merged": ("lrc__xbar2gpc_sectors_op_read_coalescing_achieved_type_hardware.sum", "32 B sectors"),
+    # the L2's read requests from L1, and its hits and misses among the read sectors
+    "l2_requests": ("lts__t_requests_srcunit_tex_op_read.sum", "requests"),
+    "l2_hits": ("lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", "32 B sectors"),
+    "l2_misses": ("lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", "32 B sectors"),
+}
+PATH_METRICS: tuple[Metric, ...] = tuple(Metric(name, unit, None, False) for name, unit in PATH_ROLES.values())
+PATH: dict[str, str] = {role: name for role, (name, _) in PATH_ROLES.items()}  # role -> ncu metric
 PATH_NAMES: tuple[str, ...] = tuple(m.name for m in PATH_METRICS)
 SASS_METRICS: tuple[Metric, ...] = METRICS + SASS_EXTRA
 SASS_NAMES: tuple[str, ...] = tuple(m.name for m in SASS_METRICS)

@@ -8,8 +8,9 @@ access, the share of its sectors that hit is measured twice, over the first half
 (the loop's cold start) and over the second (its steady state), and extrapolated to the whole
 loop; the exact sector count of the access (warpsim.fast) times that share is the prediction.
 
-What the replay also yields, for the L2 model: per access the share of its sectors L1 fetches
-from L2 (its misses, less those merged in flight), and per stream (warpsim.caches.tiles) the
+What the replay also yields, for the L2 model: per access the share of its sectors that reach
+L2 as reads (its misses, less those the L2 request coalescer merges with a co-resident block's
+miss of the same sector at the same instruction: `in_flight`), and per stream (warpsim.caches.tiles) the
 distinct sectors a block touches per iteration of the stream's loop.
 
 Supported by: naive's L1 hit share, 0.992 at every size measured (its misses, 550M of 70.9G
@@ -92,7 +93,7 @@ class L1Replay:
     stream (warpsim.caches.tiles)."""
 
     hit_share: np.ndarray  # share of the access's sectors that hit in L1
-    fetch_share: np.ndarray  # share of them L1 asks L2 for (misses less those merged in flight)
+    fetch_share: np.ndarray  # share of them read from L2 (misses less those merged with a co-resident block's)
     distinct: np.ndarray  # per stream: distinct sectors a block touches per iteration of its loop (or in all)
     simulated: int  # warp-request lines replayed
 
@@ -165,11 +166,14 @@ def distinct_sectors(line: np.ndarray, mask: np.ndarray, block: np.ndarray) -> i
 def in_flight(rec, hit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Blocks whose loops wait at a barrier run in lockstep with the blocks sharing their SM: a
     sector one block fetches at an access is still on its way when the other blocks ask for it
-    at the same access (the same instruction and iteration), so for them it is a miss that
-    fetches nothing (merged with the first). A block that waits for a tile whose fetch another
-    block started is released when that fetch returns, which holds them together. Warps of one
+    at the same access (the same instruction and iteration), so for them it is a miss, and its
+    fill request meets the first one's in the L2 request coalescer, which merges them (L1 itself
+    merges nothing: traces/paths, every L1 tag miss is one sector filled, and the merges of the
+    barrier kernels of 32 warps are counted within a GPC, none across GPCs; tests/
+    test_caches_paths.py). A block that waits for a tile whose fetch another block started is
+    released when that fetch returns, which holds them together. Warps of one
     block are not held to this (naive's 32 warps re-read each A sector at once, and 99.2% of its
-    sectors hit). Returns the corrected hit masks and the masks of merged sectors.
+    sectors hit). Returns the corrected hit masks and the masks of the misses merged.
 
     Supported by: smem at 1000x1030x999 (a barrier in its K loop), whose co-resident blocks b and
     b + 132 (the grid is 33 wide) read the same B tile at every K step: 0.092 of its sectors
