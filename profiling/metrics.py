@@ -199,5 +199,8 @@ CACHE_METRICS: tuple[CacheMetric, ...] = (
     CacheMetric("lts__t_sectors_srcunit_tex_op_write.sum", "l2_write_sectors", None),
     CacheMetric("dram__bytes_read.sum", "dram_read_bytes", 0.15, fits_tolerance=0.05),
     CacheMetric("dram__bytes_write.sum", "dram_write_bytes", None),
+    # where a trace has the memory path's stages (profile batch --paths): the coalescer's merges,
+    # as a share of L1's fills (reported, not claimed: the stage L2 read sectors' errors come from)
+    CacheMetric(PATH["lrc_merged"], "lrc_merged_sectors", None, PATH["l1_fills"]),
 )
 CACHE_BY_NAME: dict[str, CacheMetric] = {m.name: m for m in CACHE_METRICS}

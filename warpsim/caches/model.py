@@ -48,6 +48,12 @@ class CacheRow:
     dram_read_bytes: int = 0
     dram_write_bytes: int = 0
 
+    @property
+    def lrc_merged_sectors(self) -> int:
+        """L1's missed load sectors that the L2 request coalescer merges into another's request
+        (the misses less the L2 read sectors: every miss is a fill, tests/test_caches_paths.py)."""
+        return self.load_sectors - self.l1_hit_sectors - self.l2_read_sectors
+
     def as_dict(self) -> dict:
         return {"array": self.array, **{f: getattr(self, f) for f in FIELDS}}
 
