@@ -26,25 +26,35 @@ REPO = Path(__file__).resolve().parent.parent
 FILES = ("stencil.cu", "softmax.cu", "reduce.cu", "conv1d.cu")
 
 
+def predict(source: Path, entry: str, grid: str, block: str, args: dict, per_array: bool = False,
+            reference: str | None = None) -> tuple[dict, dict]:
+    """One launch resolved into a plan entry (its cubin copied under traces/), and warpsim's
+    prediction of it: the exact counts per access and the cache figures' totals."""
+    launch = plan.build(source, entry, grid, block, args, REPO / "traces", per_array=per_array, reference=reference)
+    kernel = analyze.prepare(source, entry, grid, block, args)
+    counts = analyze.analyze_launch(kernel)
+    prediction = {"rows": [{k: r.record()[k] for k in ("array", "op", "requests", "sectors")} for r in counts.rows],
+                  "caches": caches_for_launch(kernel).as_dict()["total"]}
+    print(launch["id"], prediction["caches"])
+    return launch, prediction
+
+
+def save(name: str, pairs: list[tuple[dict, dict]]) -> None:
+    """scripts/h200_plan_NAME.json and scripts/h200_NAME_predictions.json."""
+    out = plan.save([launch for launch, _ in pairs], REPO / f"scripts/h200_plan_{name}.json")
+    predictions = {launch["id"]: prediction for launch, prediction in pairs}
+    (REPO / f"scripts/h200_{name}_predictions.json").write_text(json.dumps(predictions, indent=1) + "\n")
+    print(f"wrote {out}: {len(pairs)} launches, and their predictions")
+
+
 def main(name: str = "blind", files: tuple[str, ...] = FILES) -> None:
     catalog = tomllib.loads((REPO / "kernels/catalog.toml").read_text())["kernel"]
-    launches, predictions = [], {}
+    pairs = []
     for e in (e for e in catalog if e["file"] in files):
         for i, size in enumerate(e["sizes"]):
-            args = {**size, **e["buffers"]}
-            launch = plan.build(REPO / "kernels" / e["file"], e["entry"], e["grid"], e["block"], args,
-                                REPO / "traces", per_array=(i == e["per_array"]),
-                                reference=f"{e['file']}:{e['entry']}")
-            launches.append(launch)
-            kernel = analyze.prepare(REPO / "kernels" / e["file"], e["entry"], e["grid"], e["block"], args)
-            counts = analyze.analyze_launch(kernel)
-            predictions[launch["id"]] = {
-                "rows": [{k: r.record()[k] for k in ("array", "op", "requests", "sectors")} for r in counts.rows],
-                "caches": caches_for_launch(kernel).as_dict()["total"]}
-            print(launch["id"], predictions[launch["id"]]["caches"])
-    out = plan.save(launches, REPO / f"scripts/h200_plan_{name}.json")
-    (REPO / f"scripts/h200_{name}_predictions.json").write_text(json.dumps(predictions, indent=1) + "\n")
-    print(f"wrote {out}: {len(launches)} launches, and their predictions")
+            pairs.append(predict(REPO / "kernels" / e["file"], e["entry"], e["grid"], e["block"],
+                                 {**size, **e["buffers"]}, i == e["per_array"], f"{e['file']}:{e['entry']}"))
+    save(name, pairs)
 
 
 if __name__ == "__main__":
