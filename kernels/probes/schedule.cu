@@ -20,32 +20,7 @@
 #pragma pop_macro("__launch_bounds__")
 #pragma pop_macro("__global__")
 
-__device__ __forceinline__ unsigned long long global_timer() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-__device__ __forceinline__ void record(unsigned long long *sched, unsigned long long start) {
-  __syncthreads();
-  if (threadIdx.x == 0 && threadIdx.y == 0) {
-    unsigned int sm;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-    const unsigned int block = blockIdx.y * gridDim.x + blockIdx.x;
-    sched[3 * block] = sm;
-    sched[3 * block + 1] = start;
-    sched[3 * block + 2] = global_timer();
-  }
-}
-
-#define PROBE(name, original, threads)                                                            \
-  extern "C" __global__ void __launch_bounds__(threads)                                           \
-      name(int M, int N, int K, float alpha, const float *A, const float *B, float beta, float *C, \
-           unsigned long long *sched) {                                                           \
-    const unsigned long long start = global_timer();                                              \
-    original(M, N, K, alpha, A, B, beta, C);                                                      \
-    record(sched, start);                                                                         \
-  }
+#include "record.cuh"
 
 PROBE(sgemm_naive_sched, sgemm_naive, 1024)
 PROBE(sgemm_coalesced_sched, sgemm_coalesced, 1024)
