@@ -7,18 +7,12 @@
 // What it is for: which blocks share an SM and the L2 at the same time (warpsim's cache model,
 // issue 10). Launch as the originals: block (32, 32), grid (ceil(N/32), ceil(M/32)); blocktile1d
 // block (512, 1), grid (ceil(N/64), ceil(M/64)).
-#pragma push_macro("__global__")
-#pragma push_macro("__launch_bounds__")
-#undef __global__
-#undef __launch_bounds__
-#define __global__ __device__ __forceinline__
-#define __launch_bounds__(threads)
+#include "device_begin.cuh"
 #include "../naive.cu"
 #include "../coalesced.cu"
 #include "../smem.cu"
 #include "../blocktile1d.cu"
-#pragma pop_macro("__launch_bounds__")
-#pragma pop_macro("__global__")
+#include "device_end.cuh"
 
 #include "record.cuh"
 

@@ -3,15 +3,9 @@
 // (record.cuh). In a file of its own: wmma.cu's NUM_THREADS is blocktile1d.cu's name too.
 // What it is for: which blocks share an SM when ten do (warpsim's cache model, issue 10). Launch
 // as the original: block (128, 1), grid (ceil(N/32), ceil(M/32)).
-#pragma push_macro("__global__")
-#pragma push_macro("__launch_bounds__")
-#undef __global__
-#undef __launch_bounds__
-#define __global__ __device__ __forceinline__
-#define __launch_bounds__(threads)
+#include "device_begin.cuh"
 #include "../wmma.cu"
-#pragma pop_macro("__launch_bounds__")
-#pragma pop_macro("__global__")
+#include "device_end.cuh"
 
 #include "record.cuh"
 
