@@ -30,6 +30,8 @@ Counts are float64 in the frame; every count here is far below 2**53, so equalit
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
@@ -211,18 +213,29 @@ def records(frame: pd.DataFrame) -> list[dict]:
 
 # -- traces of any kernel (profiling.batch): predicted from the machine code that ran ------------
 
+#: Predictions of launches already predicted, by the launch's identity (`_launch_key`): a launch
+#: measured again (traces/repeats/, traces/paths/: every launch twice more) is predicted once.
+_PREDICTED: dict[tuple, object] = {}
+
+
+def _memo(kind: str, trace: Trace, predict: Callable):
+    key = (kind, *_launch_key(trace))
+    if key not in _PREDICTED:
+        _PREDICTED[key] = predict()
+    return _PREDICTED[key]
+
+
 def predict_sass(trace: Trace, by_pc: bool = False):
     """warpsim's analysis of a sass trace's launch, from the cubin kept beside it."""
     from warpsim.sass.analyze import analyze_launch
 
-    return analyze_launch(sass_launch(trace), by_pc=by_pc)
+    return _memo(f"counts by_pc={by_pc}", trace, lambda: analyze_launch(sass_launch(trace), by_pc=by_pc))
 
 
-def sass_launch(trace: Trace):
-    """A sass trace's launch (`warpsim.sass.analyze.Kernel`), from the cubin kept beside it."""
+def _sources(trace: Trace) -> tuple[Path, Path]:
+    """The kernel source and the cubin a sass trace's launch ran (the cubin beside the trace, else
+    the plan's under traces/; the source from the checkout, else the installed package's)."""
     from profiling.plan import REPO
-    from warpsim.sass.analyze import prepare
-
     from warpsim.registry import KERNEL_DIR
 
     meta = trace.meta
@@ -232,6 +245,25 @@ def sass_launch(trace: Trace):
     cubin = Path(trace.path).parent / Path(meta["cubin"]).name if trace.path else REPO / meta["cubin"]
     if not cubin.is_file():
         cubin = REPO / meta["cubin"]
+    return source, cubin
+
+
+def _launch_key(trace: Trace) -> tuple:
+    """What decides a sass trace's prediction: its machine code's bytes, the source's identity,
+    the entry, the launch's grid, block and arguments."""
+    source, cubin = _sources(trace)
+    meta = trace.meta
+    code = hashlib.sha256(cubin.read_bytes()).hexdigest() if cubin.is_file() else str(cubin)
+    return (code, str(source), meta["entry"], meta["grid_text"], meta["block_text"],
+            json.dumps(meta["args"], sort_keys=True), json.dumps(meta.get("param_names")))
+
+
+def sass_launch(trace: Trace):
+    """A sass trace's launch (`warpsim.sass.analyze.Kernel`), from the cubin kept beside it."""
+    from warpsim.sass.analyze import prepare
+
+    meta = trace.meta
+    source, cubin = _sources(trace)
     names = meta.get("param_names")  # (traces of call 4 predate it: their source names them)
     return prepare(cubin, meta["entry"], meta["grid_text"], meta["block_text"], meta["args"],
                    source=source if source.is_file() else None, param_names=names)
@@ -336,7 +368,7 @@ def _default_caches(trace: Trace):
     from warpsim.caches import caches_for, caches_for_launch
 
     if trace.is_sass:
-        return caches_for_launch(sass_launch(trace))
+        return _memo("caches", trace, lambda: caches_for_launch(sass_launch(trace)))
     M, N, K = trace.sizes
     try:
         return caches_for(trace.kernel, M, N, K, block=trace.block, engine="sass")

@@ -20,6 +20,7 @@ ticks in steps of about 32 ns on Hopper, so start times order blocks only to tha
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
@@ -30,24 +31,35 @@ from profiling.launch import require_cupy
 from warpsim.toolchain import build_cubin, source_sha256
 
 PROBES = Path(__file__).resolve().parent.parent / "kernels" / "probes"
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A kernel's block-schedule probe, launched as its original is: grid (ceil(N / tile[0]),
+    ceil(M / tile[1]))."""
+
+    entry: str  # the probe kernel
+    block: tuple[int, int, int]
+    tile: tuple[int, int]  # columns and rows of C a block computes
+    source: Path
+    tolerance: float  # the largest |C - A B| its smoke test accepts
+
+
 PROBE = PROBES / "schedule.cu"
-#: kernel -> (probe entry, block, tile of C a block computes (columns, rows), probe source, the
-#: largest |C - A B| its smoke test accepts): grid (ceil(N / tile columns), ceil(M / tile rows)),
-#: as the originals are launched. (TF32 keeps 10 bits of mantissa: 70 products of values below 1
-#: lose up to 70 x 2^-11 = 0.034.)
+#: TF32 keeps 10 bits of mantissa: 70 products of values below 1 lose up to 70 x 2^-11 = 0.034.
 ENTRIES = {
-    "naive": ("sgemm_naive_sched", (32, 32, 1), (32, 32), PROBE, 1e-3),
-    "coalesced": ("sgemm_coalesced_sched", (32, 32, 1), (32, 32), PROBE, 1e-3),
-    "smem": ("sgemm_smem_sched", (32, 32, 1), (32, 32), PROBE, 1e-3),
-    "blocktile1d": ("sgemm_blocktile1d_sched", (512, 1, 1), (64, 64), PROBE, 1e-3),
-    "wmma_tf32_smem": ("wmma_tf32_smem_sched", (128, 1, 1), (32, 32), PROBES / "schedule_wmma.cu", 0.05),
+    "naive": Probe("sgemm_naive_sched", (32, 32, 1), (32, 32), PROBE, 1e-3),
+    "coalesced": Probe("sgemm_coalesced_sched", (32, 32, 1), (32, 32), PROBE, 1e-3),
+    "smem": Probe("sgemm_smem_sched", (32, 32, 1), (32, 32), PROBE, 1e-3),
+    "blocktile1d": Probe("sgemm_blocktile1d_sched", (512, 1, 1), (64, 64), PROBE, 1e-3),
+    "wmma_tf32_smem": Probe("wmma_tf32_smem_sched", (128, 1, 1), (32, 32), PROBES / "schedule_wmma.cu", 0.05),
 }
 
 
 def launch_shape(kernel: str, M: int, N: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """(grid, block) of `kernel`'s probe at M x N, as its original is launched."""
-    _, block, (tile_n, tile_m), _, _ = ENTRIES[kernel]
-    return (-(-N // tile_n), -(-M // tile_m), 1), block
+    probe = ENTRIES[kernel]
+    return (-(-N // probe.tile[0]), -(-M // probe.tile[1]), 1), probe.block
 
 
 def _arguments(M: int, N: int, K: int, A, B, C, sched) -> tuple:
@@ -57,8 +69,8 @@ def _arguments(M: int, N: int, K: int, A, B, C, sched) -> tuple:
 
 def measure(kernel: str, M: int, N: int, K: int, repeats: int = 3) -> dict:
     cupy = require_cupy()
-    entry, _, _, probe, _ = ENTRIES[kernel]
-    function = cupy.RawModule(path=str(build_cubin(probe))).get_function(entry)
+    probe = ENTRIES[kernel]
+    function = cupy.RawModule(path=str(build_cubin(probe.source))).get_function(probe.entry)
     grid, block = launch_shape(kernel, M, N)
     blocks = grid[0] * grid[1]
     rng = np.random.default_rng(0)
@@ -79,8 +91,8 @@ def measure(kernel: str, M: int, N: int, K: int, repeats: int = 3) -> dict:
     from profiling.ncu import probe_versions
 
     versions = probe_versions()
-    return {"schema": 1, "meta": {**versions, "probe": str(probe.relative_to(probe.parents[2])),
-                                  "probe_sha256": source_sha256(probe), "kernel": kernel, "entry": entry,
+    return {"schema": 1, "meta": {**versions, "probe": str(probe.source.relative_to(probe.source.parents[2])),
+                                  "probe_sha256": source_sha256(probe.source), "kernel": kernel, "entry": probe.entry,
                                   "M": M, "N": N, "K": K, "grid": list(grid), "block": list(block),
                                   "date": datetime.now(timezone.utc).isoformat(timespec="seconds")},
             "runs": runs}
@@ -93,15 +105,15 @@ def smoke(M: int = 200, N: int = 130, K: int = 70) -> bool:
     rng = np.random.default_rng(1)
     a, b = rng.random((M, K), dtype=np.float32), rng.random((K, N), dtype=np.float32)
     passed = True
-    for kernel, (entry, _, _, probe, tolerance) in ENTRIES.items():
-        module = cupy.RawModule(path=str(build_cubin(probe)))
+    for kernel, probe in ENTRIES.items():
+        module = cupy.RawModule(path=str(build_cubin(probe.source)))
         grid, block = launch_shape(kernel, M, N)
         A, B, C = cupy.asarray(a), cupy.asarray(b), cupy.zeros((M, N), dtype=np.float32)
         s = cupy.zeros(3 * grid[0] * grid[1], dtype=cupy.uint64)
-        module.get_function(entry)(grid, block, _arguments(M, N, K, A, B, C, s))
+        module.get_function(probe.entry)(grid, block, _arguments(M, N, K, A, B, C, s))
         s = cupy.asnumpy(s).reshape(-1, 3).astype(np.int64)
         err = float(np.abs(cupy.asnumpy(C) - a @ b).max())
-        ok = err < tolerance and bool((s[:, 0] < 132).all() and (s[:, 2] > s[:, 1]).all() and (s[:, 1] > 0).all())
+        ok = err < probe.tolerance and bool((s[:, 0] < 132).all() and (s[:, 2] > s[:, 1]).all() and (s[:, 1] > 0).all())
         print(kernel, grid, block, "max err", err, "OK" if ok else "FAIL")
         passed &= ok
     return passed

@@ -15,10 +15,12 @@ import pytest
 import typer
 
 from profiling.cli import app as profile_app
+from profiling.traces import TRACES_DIR
 from warpsim import __version__
 from warpsim.cli import app as warpsim_app
 
 CLIS = {"warpsim": ["-m", "warpsim"], "profile": ["-m", "profiling.cli"]}
+NAIVE = TRACES_DIR / "naive"  # four traces: what the output conventions need (all 585 take minutes)
 
 
 def run(cli, *args, stdout=subprocess.PIPE):
@@ -58,7 +60,7 @@ def test_a_bare_command_prints_its_help_and_no_error(cli):
     ("warpsim", ("analyze", "naive", "--M", "64")),  # the typer-free path (warpsim.entry), rich's table
     ("warpsim", ("analyze", "naive", "--M", "64", "--format", "json")),  # print(), no rich
     ("warpsim", ("list",)),  # through typer
-    ("profile", ("compare",)),
+    ("profile", ("compare", "--traces-dir", str(NAIVE))),
 ])
 def test_a_broken_pipe_ends_quietly(cli, args):
     """The reader is gone before the first write (`... | head -0`): no traceback, no message,
@@ -108,7 +110,7 @@ def test_every_json_output_is_strict():
     for cli, args in [("warpsim", ("analyze", "naive", "--M", 50000, "--N", 32, "--K", 50000, "--format", "json",
                                    "--engine", "model")),
                       ("warpsim", ("roofline", "naive", "--M", 64, "--format", "json", "--peak-tflops", 1e-9)),
-                      ("profile", ("compare", "--format", "json"))]:
+                      ("profile", ("compare", "--format", "json", "--traces-dir", str(NAIVE)))]:
         p = run(cli, *args)
         assert p.returncode == 0, p.stderr
         strict_json(p.stdout)

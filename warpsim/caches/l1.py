@@ -10,8 +10,8 @@ loop; the exact sector count of the access (warpsim.fast) times that share is th
 
 What the replay also yields, for the L2 model: per access the share of its sectors that reach
 L2 as reads (its misses, less those the L2 request coalescer merges with a co-resident block's
-miss of the same sector at the same instruction: `in_flight`), and per stream (warpsim.caches.tiles) the
-distinct sectors a block touches per iteration of the stream's loop.
+miss of the same sector at the same instruction: `in_flight`), and per stream
+(warpsim.caches.tiles) the distinct sectors a block touches per iteration of the stream's loop.
 
 Supported by: naive's L1 hit share, 0.992 at every size measured (its misses, 550M of 70.9G
 sectors at 4096^3, are within 3% of the sectors each block touches once: 16384 blocks x 32768);
