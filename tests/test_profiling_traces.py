@@ -103,3 +103,21 @@ def test_find_skips_bench_tables(tmp_path):
     assert [p.name for p in find_trace_files(None, tmp_path)] == ["naive_coalesced_M64_N48_K33_b32x32.json"]
     with pytest.raises(UsageError, match="not found"):
         find_trace_files([tmp_path / "absent"], tmp_path)
+
+
+def test_every_committed_trace_of_any_kernel_keeps_its_cubin_beside_it():
+    # the machine code that ran travels with its trace: an installed warpsim compares a folder of
+    # traces from anywhere (--traces-dir), where the checkout's traces/sass/ is not at hand
+    # (traces/holdout/blind3 and traces/paths once lacked theirs: the installed compare refused)
+    import hashlib
+
+    checked = 0
+    for path in find_trace_files():
+        t = load_trace(path)
+        if not t.is_sass:
+            continue
+        cubin = path.parent / t.meta["cubin"].rsplit("/", 1)[-1]
+        assert cubin.is_file(), path
+        assert hashlib.sha256(cubin.read_bytes()).hexdigest() == t.meta["cubin_sha256"], path
+        checked += 1
+    assert checked > 500  # 539 traces of any kernel
