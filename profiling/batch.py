@@ -19,6 +19,7 @@ reported at the end, and the command exits non-zero).
 from __future__ import annotations
 
 import re
+import shutil
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from pathlib import Path
 from profiling import ncu, parse, source
 from profiling.launch import MARK_FAIL, MARK_OK
 from profiling.metrics import SASS_NAMES
-from profiling.plan import REPO, SASS_TRACES
+from profiling.plan import REPO, SASS_TRACES, PlanLaunch
 from profiling.traces import TRACES_DIR, Trace, refuse_overwrite, write_json_atomic
 from warpsim.errors import UsageError
 
@@ -138,9 +139,19 @@ def run(entries: list[dict], options: BatchOptions) -> BatchResult:
                     continue
             path = trace_path(options.traces_dir, entry["id"])
             write_json_atomic(path, trace.as_json(), force=options.force)
+            _keep_cubin_beside(entry, path)
             result.written.append(path)
         del ran
     return result
+
+
+def _keep_cubin_beside(entry: dict, trace: Path) -> None:
+    """The plan's cubin (the machine code that ran) beside the trace, wherever the traces go: a
+    folder of traces moved or compared elsewhere keeps what its predictions are made from."""
+    cubin = PlanLaunch(entry).cubin()
+    beside = trace.parent / cubin.name
+    if cubin.is_file() and not beside.exists():
+        shutil.copyfile(cubin, beside)
 
 
 def _per_instruction(exe: str, entry: dict, options: BatchOptions, tmp: Path) -> list[dict]:

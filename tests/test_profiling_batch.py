@@ -64,6 +64,20 @@ def test_one_session_writes_a_trace_per_launch_that_compare_judges(tmp_path, fak
         batch.run([entry], batch.BatchOptions(tmp_path, plan_path=plan_path, ncu=fake_ncu))
 
 
+@needs_nvcc
+def test_a_trace_written_elsewhere_keeps_its_cubin_beside_it(tmp_path, fake_ncu):
+    # the plan's cubin lives under one folder, the traces go to another (as the H200 scripts write
+    # them, to be moved into traces/ later): the machine code that ran travels with its trace
+    entry = plan.build(KERNELS / "splitk.cu", "sgemm_splitk", "cdiv(N,32),cdiv(M,8),splits", "32x8", SPLITK,
+                       tmp_path / "home")
+    plan_path = plan.save([entry], tmp_path / "plan.json")
+    result = batch.run([entry], batch.BatchOptions(tmp_path / "elsewhere", plan_path=plan_path, ncu=fake_ncu))
+    trace = load_trace(result.written[0])
+    beside = Path(trace.path).parent / Path(entry["cubin"]).name
+    assert beside.read_bytes() == Path(entry["cubin"]).read_bytes()
+    assert compare.summary(compare.compare([trace], {}))[0] > 0  # predicted from the copy
+
+
 def test_only_metric_names_ncu_knows_are_asked_for(monkeypatch):
     monkeypatch.setenv("FAKE_NCU_METRICS", "smsp__inst_executed_op_global_ld.sum,dram__bytes_read.sum")
     names = batch.known_metrics(str(FIXTURES / "fake_ncu.py"))
