@@ -265,6 +265,11 @@ def test_any_catalog_launch_gets_cache_figures_that_can_be(data):
     assert t.dram_read_bytes >= 32 * sum(pieces.values()) + FIXED_DRAM_READ + prog.code_bytes - 64, (name, size)
     # and L2 sends each distinct sector a load touches at least once: no coalescing merges a
     # block's request with its own (a row softmax's second pass was once merged below this)
+    # the L2 read sectors' range holds the prediction (its coalescer merges no more than the most
+    # measured), and never reaches past what L1 fetches
+    low, high = p.l2_read_range
+    assert low - len(p.rows) <= t.l2_read_sectors <= high + len(p.rows), (name, size, low, high)
+    assert sum(p.repeated_sectors) <= p.fetched_sectors + 1
     sectors = footprint.exact(prog, granule=32)
     atomics = {a.array for a in prog.accesses if a.op == "atomic"}
     for r in p.rows:
@@ -338,6 +343,9 @@ def test_the_coalescer_merges_other_blocks_requests_not_a_blocks_own():
     # 2 - 0.3 = 1.7 requests' sectors, 0.85 each; a third event of block 0 does not change it
     assert l2.coalesced_requests(_events([0, 1], [7, 7], [0.5, 0.5], [10, 10])) == pytest.approx([0.85, 0.85])
     assert l2.coalesced_requests(_events([0, 0, 1], [7, 7, 7], [0.5] * 3, [10, 0, 10])) == pytest.approx([0.85] * 3)
+    # what the coalescer may merge: of k blocks' requests at one step, all but one are repeats
+    assert l2.repeated_share(_events([0, 0], [7, 7], [0.5, 0.5], [10, 0])).tolist() == [0.0, 0.0]
+    assert l2.repeated_share(_events([0, 1, 2], [7, 7, 7], [0.5] * 3, [10] * 3)) == pytest.approx([2 / 3] * 3)
 
 
 def test_a_blocks_loops_run_one_after_another():

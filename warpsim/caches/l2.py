@@ -88,6 +88,16 @@ import numpy as np
 FIRST_SHARE = 0.3  # share of the first wave's repeated requests for one tile step that coalesce
 LATER_SHARE = 0.04  # share of a later wave's repeated requests for one tile step that coalesce
 LOCKSTEP_WAVES = 8  # waves over which a lockstep kernel's later waves lose half the first's merges
+#: The most of a launch's repeated requests (another block's for the same tile at the same step)
+#: that the coalescer merged, as measured over the memory-path traces (traces/paths, both passes;
+#: merged sectors over the model's repeats and in-flight merges, 118 and 133 launches whose repeats
+#: are 2% of their fills or more): in a first wave, up to 0.767 (layernorm_warp 1000x1030; the
+#: least, 0.008, wmma_tf32_global 2048^3); in later waves, with every merge laid on them, up to 0.16
+#: (coalesced 1536^3, of the 27 and 33 launches whose first wave holds under 15% of the repeats)
+#: and 0.33 where blocks of 32 warps wait at a barrier (smem 1536^3, of 6 and 8). Whatever the
+#: window, a launch's L2 read sectors lie between its fetched sectors less these shares of its
+#: repeats and less none (CachePrediction.l2_read_range).
+MOST_MERGED = {"first": 0.77, "later": 0.16, "later, lockstep": 0.33}
 
 
 @dataclass
@@ -99,6 +109,9 @@ class L2Result:
     l2_read: np.ndarray
     dram_read: np.ndarray
     dram_write: np.ndarray
+    fetched: np.ndarray  # sectors L1 asks L2 for, before the coalescer
+    repeated_first: np.ndarray  # of those, repeats of another block's request at the same step, first wave
+    repeated_later: np.ndarray  # the same, later waves
 
 
 def merged_share(wave: np.ndarray, lockstep: bool, first: float = FIRST_SHARE,
@@ -112,6 +125,22 @@ def merged_share(wave: np.ndarray, lockstep: bool, first: float = FIRST_SHARE,
     return np.where(wave == 0, first, later)
 
 
+def _groups(ev):
+    """The events grouped by (tile, time), in (tile, time, block) order: the order, each group's
+    index per ordered event, whether an ordered event starts its group, and per group k, the
+    blocks asking (a block's own streams that meet on one tile at one step are one SM's requests,
+    which L1 has already merged or served: k counts blocks, not events)."""
+    n = len(ev.time)
+    order = np.lexsort((ev.block, ev.time, ev.tile))
+    tile, time, block = ev.tile[order], ev.time[order], ev.block[order]
+    start = np.ones(n, dtype=bool)
+    start[1:] = (tile[1:] != tile[:-1]) | (time[1:] != time[:-1])
+    group = np.cumsum(start) - 1
+    other = start.copy()
+    other[1:] |= block[1:] != block[:-1]
+    return order, group, start, np.bincount(group, weights=other).astype(float)
+
+
 def coalesced_requests(ev, first: float = FIRST_SHARE, later: float = LATER_SHARE,
                        lockstep: bool = False) -> np.ndarray:
     """Per event, the share of its fetched sectors that reach L2 (the rest coalesce with another
@@ -119,21 +148,23 @@ def coalesced_requests(ev, first: float = FIRST_SHARE, later: float = LATER_SHAR
     n = len(ev.time)
     if n == 0:
         return np.zeros(0)
-    order = np.lexsort((ev.block, ev.time, ev.tile))
-    tile, time, block, wave = ev.tile[order], ev.time[order], ev.block[order], ev.wave[order]
-    start = np.ones(n, dtype=bool)
-    start[1:] = (tile[1:] != tile[:-1]) | (time[1:] != time[:-1])
-    group = np.cumsum(start) - 1
-    # k counts blocks, not events: a block's own streams that meet on one tile at one step (a
-    # loop's unrolled body and its remainder, a second pass over a row) are one SM's requests,
-    # which L1 has already merged or served; only other SMs' requests meet in the coalescer
-    other = start.copy()
-    other[1:] |= block[1:] != block[:-1]
-    k = np.bincount(group, weights=other).astype(float)
-    merged = merged_share(wave[start], lockstep, first, later)
+    order, group, start, k = _groups(ev)
+    merged = merged_share(ev.wave[order][start], lockstep, first, later)
     requests = k - merged * (k - 1)
     share = np.empty(n)
     share[order] = (requests / k)[group]
+    return share
+
+
+def repeated_share(ev) -> np.ndarray:
+    """Per event, the share of its fetched sectors that repeat another block's request for the
+    same tile at the same step, (k - 1) / k: what the coalescer may merge (MOST_MERGED)."""
+    n = len(ev.time)
+    if n == 0:
+        return np.zeros(0)
+    order, group, _, k = _groups(ev)
+    share = np.empty(n)
+    share[order] = ((k - 1) / k)[group]
     return share
 
 
@@ -223,6 +254,12 @@ def simulate(ev, capacity_bytes: int, width: float, lockstep: bool = False) -> L
     read, write, missed = cache(ev, capacity_bytes, width)
     share = coalesced_requests(ev, lockstep=lockstep)
     k = len(ev.arrays)
-    l2_read = np.bincount(ev.array, weights=ev.fetched * share, minlength=k)
-    return L2Result(ev.arrays, l2_read, np.bincount(ev.array, weights=read, minlength=k),
-                    np.bincount(ev.array, weights=write, minlength=k))
+
+    def per_array(weights: np.ndarray) -> np.ndarray:
+        return np.bincount(ev.array, weights=weights, minlength=k)
+
+    repeated = ev.fetched * repeated_share(ev)
+    first = ev.wave == 0
+    return L2Result(ev.arrays, per_array(ev.fetched * share), per_array(read), per_array(write),
+                    per_array(ev.fetched), per_array(np.where(first, repeated, 0.0)),
+                    per_array(np.where(first, 0.0, repeated)))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 
+from warpsim.caches.l2 import MOST_MERGED
 from warpsim.caches.model import FIELDS, CachePrediction
 from warpsim.terminal import Column, Count, layouts
 
@@ -74,3 +75,21 @@ def sentence(p: CachePrediction, requested_bytes: int) -> str:
 
     return (f"Of {gb(requested_bytes)} requested by the loads, {gb(l1)} came from L1, {gb(l2)} from L2 and "
             f"{gb(dram)} from DRAM (predicted).")
+
+
+#: Below this share of repeated sectors, the coalescer's window moves the L2 read sectors by too
+#: little to name.
+REPEATS_WORTH_NAMING = 0.05
+
+
+def coalescer_note(p: CachePrediction) -> str:
+    """What the L2 read sectors hang on, when it is much: `51% of the sectors L1 asks L2 for ...`;
+    "" when under REPEATS_WORTH_NAMING of them repeat another block's request."""
+    repeated = sum(p.repeated_sectors)
+    if not p.fetched_sectors or repeated < REPEATS_WORTH_NAMING * p.fetched_sectors:
+        return ""
+    low, high = p.l2_read_range
+    return (f"{repeated / p.fetched_sectors:.0%} of the sectors L1 asks L2 for repeat another block's request at "
+            f"the same step, which the L2 request coalescer merges as the blocks' timing allows (up to "
+            f"{MOST_MERGED['first']:.0%} of a first wave's in the launches measured): with L1 as predicted, the L2 "
+            f"read sectors lie between {low:,} and {high:,} ({p.total.l2_read_sectors:,} predicted).")
