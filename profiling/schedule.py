@@ -20,8 +20,8 @@ ticks in steps of about 32 ns on Hopper, so start times order blocks only to tha
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 import sys
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 

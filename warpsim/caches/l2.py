@@ -141,31 +141,31 @@ def _groups(ev):
     return order, group, start, np.bincount(group, weights=other).astype(float)
 
 
+def _shares(ev, first: float, later: float, lockstep: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Per event, from one grouping: the share of its fetched sectors that reach L2, and the
+    share that repeats another block's request for the same tile at the same step."""
+    n = len(ev.time)
+    if n == 0:
+        return np.zeros(0), np.zeros(0)
+    order, group, start, k = _groups(ev)
+    merged = merged_share(ev.wave[order][start], lockstep, first, later)
+    reach, repeated = np.empty(n), np.empty(n)
+    reach[order] = ((k - merged * (k - 1)) / k)[group]
+    repeated[order] = ((k - 1) / k)[group]
+    return reach, repeated
+
+
 def coalesced_requests(ev, first: float = FIRST_SHARE, later: float = LATER_SHARE,
                        lockstep: bool = False) -> np.ndarray:
     """Per event, the share of its fetched sectors that reach L2 (the rest coalesce with another
     block's request for the same tile at the same time)."""
-    n = len(ev.time)
-    if n == 0:
-        return np.zeros(0)
-    order, group, start, k = _groups(ev)
-    merged = merged_share(ev.wave[order][start], lockstep, first, later)
-    requests = k - merged * (k - 1)
-    share = np.empty(n)
-    share[order] = (requests / k)[group]
-    return share
+    return _shares(ev, first, later, lockstep)[0]
 
 
 def repeated_share(ev) -> np.ndarray:
     """Per event, the share of its fetched sectors that repeat another block's request for the
     same tile at the same step, (k - 1) / k: what the coalescer may merge (MOST_MERGED)."""
-    n = len(ev.time)
-    if n == 0:
-        return np.zeros(0)
-    order, group, _, k = _groups(ev)
-    share = np.empty(n)
-    share[order] = ((k - 1) / k)[group]
-    return share
+    return _shares(ev, FIRST_SHARE, LATER_SHARE, False)[1]
 
 
 def miss_probability(distance: np.ndarray | float, capacity: float, width: float) -> np.ndarray:
@@ -252,13 +252,13 @@ def simulate(ev, capacity_bytes: int, width: float, lockstep: bool = False) -> L
     """`lockstep`: the kernel's blocks are of 32 warps and wait at a barrier in their loop
     (`lockstep` in warpsim.caches.model)."""
     read, write, missed = cache(ev, capacity_bytes, width)
-    share = coalesced_requests(ev, lockstep=lockstep)
+    share, repeated_of = _shares(ev, FIRST_SHARE, LATER_SHARE, lockstep)
     k = len(ev.arrays)
 
     def per_array(weights: np.ndarray) -> np.ndarray:
         return np.bincount(ev.array, weights=weights, minlength=k)
 
-    repeated = ev.fetched * repeated_share(ev)
+    repeated = ev.fetched * repeated_of
     first = ev.wave == 0
     return L2Result(ev.arrays, per_array(ev.fetched * share), per_array(read), per_array(write),
                     per_array(ev.fetched), per_array(np.where(first, repeated, 0.0)),

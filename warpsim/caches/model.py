@@ -129,7 +129,8 @@ def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePred
     _fit_footprint(ev, footprint.exact(program))
     capacity, width = (hw.l2_effective, hw.l2_softness) if mode == "waves" else \
         (hw.l2_staggered_effective, hw.l2_staggered_softness)
-    result = l2.simulate(ev, capacity, width, lockstep(program))
+    in_lockstep = lockstep(program)
+    result = l2.simulate(ev, capacity, width, in_lockstep)
     rows = {name: CacheRow(name) for name in program.arrays()}
     for a, s, share, is_load, is_store in zip(program.accesses, sectors, rep.hit_share, loads, stores):
         r = rows[a.array]
@@ -150,7 +151,7 @@ def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePred
     ordered[0].dram_read_bytes += FIXED_DRAM_READ + program.code_bytes
     repeated = (int(round(result.repeated_first.sum())), int(round(result.repeated_later.sum())))
     return CachePrediction(program.name, ordered, res, mode, program.footprint_bytes, hw.l2,
-                           int(round(result.fetched.sum())), repeated, lockstep(program))
+                           int(round(result.fetched.sum())), repeated, in_lockstep)
 
 
 #: Threads of a block whose barrier keeps later waves' requests aligned (l2.merged_share): 32
