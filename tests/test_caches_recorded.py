@@ -375,3 +375,33 @@ def test_dram_reads_just_above_the_l2_jump_between_sizes_32_apart():
             neighbours = (dram(kernel, 2976, run) + dram(kernel, 3008, run)) / 2
             assert dram(kernel, 3000, run) > 1.45 * neighbours, (kernel, run)
         assert abs(dram(kernel, 3000, "run2") / dram(kernel, 3000) - 1) < 0.03, kernel
+
+
+def test_near_the_l2_the_dram_figure_comes_with_the_spread_measured_there():
+    # arrays of one to two times the L2: analyze prints how far DRAM reads of such launches lay
+    # from the model's (0.77x to 3.2x, l2.DRAM_SPREAD), and that range holds the jump the sweep
+    # found (3000^3, 1.5-2.3x its neighbours'); outside the band it is absent (None in JSON)
+    from warpsim.caches import l2
+    from warpsim.caches.report import pitch_note
+
+    for kernel in ("naive", "coalesced", "smem"):
+        p = caches.caches_for(kernel, 3000, 3000, 3000, engine="model")
+        assert p.near_l2 and p.footprint_bytes == 12 * 3000 ** 2
+        low, high = p.dram_read_range
+        assert low < p.total.dram_read_bytes < high
+        for run in ("", "run2"):
+            folder = TRACES_DIR / "sweep" / run / kernel
+            measured = load_trace(folder / f"sgemm_{kernel}__M3000_N3000_K3000_alpha1_5_betam0_5.json").metrics[DRAM_READ]
+            assert low <= measured <= high and measured > 1.3 * p.total.dram_read_bytes, (kernel, run)
+        assert f"{low:,} to {high:,} DRAM read bytes" in pitch_note(p)
+    for n in (1400, 4096):  # 0.37x and 3.2x the L2
+        p = caches.caches_for("coalesced", n, n, n, engine="model")
+        assert not p.near_l2 and p.dram_read_range is None and pitch_note(p) == ""
+    assert l2.PITCH_BAND == (1.0, 2.0)
+    table = warpsim("analyze", "coalesced", "--M", 3000, "--caches")
+    assert "hangs on the row pitch" in " ".join(table.stdout.split()), table.stdout  # wrapped to the width
+    doc = json.loads(warpsim("analyze", "coalesced", "--M", 3000, "--caches", "--format", "json").stdout)
+    low, high = doc["caches"]["dram_read_bytes_pitch_range"]
+    assert low < doc["caches"]["total"]["dram_read_bytes"] < high
+    doc = json.loads(warpsim("analyze", "naive", "--M", 4096, "--caches", "--format", "json").stdout)
+    assert doc["caches"]["dram_read_bytes_pitch_range"] is None

@@ -155,10 +155,10 @@ def show_analysis(kernel: str, M: str | None, N: str | None, K: str | None, bloc
             show(out, shared, width)
         out.print(report.worst_access(a))  # wrapped at its spaces: no figure is split
     if predicted is not None:
-        from warpsim.caches.report import cache_layouts, coalescer_note, sentence
+        from warpsim.caches.report import cache_layouts, coalescer_note, pitch_note, sentence
 
         show(out, cache_layouts(predicted), width)
         out.print(sentence(predicted, a.total("global", "load", "bytes_requested")))
-        note = coalescer_note(predicted)
-        if note:
-            out.print(note)
+        for note in (coalescer_note(predicted), pitch_note(predicted)):
+            if note:
+                out.print(note)

@@ -98,6 +98,16 @@ LOCKSTEP_WAVES = 8  # waves over which a lockstep kernel's later waves lose half
 #: window, a launch's L2 read sectors lie between its fetched sectors less these shares of its
 #: repeats and less none (CachePrediction.l2_read_range).
 MOST_MERGED = {"first": 0.77, "later": 0.16, "later, lockstep": 0.33}
+#: Arrays that take between these multiples of the L2 re-use their tiles at stack distances around
+#: its capacity, where what DRAM serves depends on the row pitch (the L2's address hash), not on the
+#: size alone: the sweep of naive, coalesced and smem from 2816^3 to 3200^3 (traces/sweep) reads 1.5-2.3x
+#: more at 3000^3 than at its neighbours 32 apart, reproducibly.
+PITCH_BAND = (1.0, 2.0)
+#: Measured over predicted DRAM read bytes, the least and the most, over the 231 measurements of
+#: launches in PITCH_BAND (the committed, held-out, memory-path, blind batch 4 and sweep traces):
+#: 0.779 (smem 3072^3, a repeat) to 3.169 (smem 3000^3), rounded outward. Where the arrays fit
+#: (0.5-1x the L2, 99 measurements) the spread is 0.96-1.81, 0.97-1.04 for 90% of them.
+DRAM_SPREAD = (0.77, 3.2)
 
 
 @dataclass

@@ -91,6 +91,23 @@ class CachePrediction:
         return math.floor(self.fetched_sectors - merged), self.fetched_sectors
 
     @property
+    def near_l2(self) -> bool:
+        """Whether the arrays take between one and two times the L2 (l2.PITCH_BAND), where the H200's
+        DRAM reads hang on the row pitch as much as on the size (traces/sweep)."""
+        low, high = l2.PITCH_BAND
+        return self.footprint_bytes is not None and low * self.l2_bytes < self.footprint_bytes <= high * self.l2_bytes
+
+    @property
+    def dram_read_range(self) -> tuple[int, int] | None:
+        """Near the L2 (`near_l2`), the DRAM read bytes as far as the measurements of such launches
+        spread around the model's (l2.DRAM_SPREAD: 0.77x to 3.2x); None elsewhere."""
+        if not self.near_l2:
+            return None
+        low, high = l2.DRAM_SPREAD
+        predicted = self.total.dram_read_bytes
+        return math.floor(low * predicted), math.ceil(high * predicted)
+
+    @property
     def total(self) -> CacheRow:
         t = CacheRow("total")
         for r in self.rows:
@@ -104,6 +121,7 @@ class CachePrediction:
                 "footprint_bytes": self.footprint_bytes, "fits_in_l2": self.fits,
                 "repeated_sectors": sum(self.repeated_sectors),
                 "l2_read_sectors_coalescer_range": list(self.l2_read_range),
+                "dram_read_bytes_pitch_range": list(self.dram_read_range) if self.dram_read_range else None,
                 "rows": [r.as_dict() for r in self.rows], "total": self.total.as_dict()}
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 
-from warpsim.caches.l2 import MOST_MERGED
+from warpsim.caches.l2 import DRAM_SPREAD, MOST_MERGED, PITCH_BAND
 from warpsim.caches.model import FIELDS, CachePrediction
 from warpsim.terminal import Column, Count, layouts
 
@@ -93,3 +93,16 @@ def coalescer_note(p: CachePrediction) -> str:
             f"the same step, which the L2 request coalescer merges as the blocks' timing allows (up to "
             f"{MOST_MERGED['first']:.0%} of a first wave's in the launches measured): with L1 as predicted, the L2 "
             f"read sectors lie between {low:,} and {high:,} ({p.total.l2_read_sectors:,} predicted).")
+
+
+def pitch_note(p: CachePrediction) -> str:
+    """When the arrays take one to two times the L2: how far the DRAM read bytes may lie from the
+    model's (`CachePrediction.dram_read_range`); "" elsewhere."""
+    if p.dram_read_range is None:
+        return ""
+    low, high = p.dram_read_range
+    return (f"The arrays take {p.footprint_bytes / p.l2_bytes:.2f}x the L2: between {PITCH_BAND[0]:g}x and "
+            f"{PITCH_BAND[1]:g}x, what DRAM serves hangs on the row pitch as much as on the size (sizes 32 apart read "
+            f"up to 2.3x apart on the H200, traces/sweep), which the model does not follow; launches measured there "
+            f"read {DRAM_SPREAD[0]:g}x to {DRAM_SPREAD[1]:g}x its figure: {low:,} to {high:,} DRAM read bytes "
+            f"({p.total.dram_read_bytes:,} predicted).")
