@@ -32,7 +32,7 @@ def _thread_key(thread) -> bytes:
 
 
 class Formula:
-    __slots__ = ("key",)
+    __slots__ = ("key", "const_part")  # const_part: warpsim.sass.state's, kept once computed
 
     def dims(self) -> set[str]:
         raise NotImplementedError
@@ -41,7 +41,7 @@ class Formula:
 class Const(Formula):
     """A condition of the thread alone: `mask` is a bool per thread (or a Python bool)."""
 
-    __slots__ = ("mask",)
+    __slots__ = ("mask", "_all", "_any")
 
     def __init__(self, mask):
         self.mask = mask if isinstance(mask, (bool, np.bool_)) else np.asarray(mask, dtype=bool)
@@ -50,14 +50,19 @@ class Const(Formula):
         if isinstance(self.mask, np.bool_):
             self.mask = bool(self.mask)
         self.key = ("const", self.mask) if isinstance(self.mask, bool) else ("const", _thread_key(self.mask))
+        self._all = self._any = None  # asked millions of times by the SASS engine: reduced once
 
     @property
     def all_true(self) -> bool:
-        return bool(np.all(self.mask))
+        if self._all is None:
+            self._all = bool(np.all(self.mask))
+        return self._all
 
     @property
     def all_false(self) -> bool:
-        return not bool(np.any(self.mask))
+        if self._any is None:
+            self._any = bool(np.any(self.mask))
+        return not self._any
 
     def dims(self) -> set[str]:
         return set()

@@ -154,13 +154,19 @@ def merge(paths: list[Path]) -> Path:
 
 
 def const_part(f: F.Formula):
-    """The conjunction of a formula's conjuncts that are conditions of the threads alone."""
+    """The conjunction of a formula's conjuncts that are conditions of the threads alone (kept on
+    the formula, which is immutable: the engine asks for it at every instruction)."""
+    try:
+        return f.const_part
+    except AttributeError:
+        pass
     masks = [c.mask for c in F.conjuncts(f) if isinstance(c, F.Const)]
-    if not masks:
-        return None
-    out = np.asarray(masks[0], dtype=bool)
-    for m in masks[1:]:
-        out = out & np.asarray(m, dtype=bool)
+    out = None
+    if masks:
+        out = np.asarray(masks[0], dtype=bool)
+        for m in masks[1:]:
+            out = out & np.asarray(m, dtype=bool)
+    f.const_part = out
     return out
 
 
