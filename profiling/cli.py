@@ -195,6 +195,8 @@ def compare(
                                "(sass) or their hand models (model); traces of any kernel always from the cubin"),
     caches: bool = typer.Option(False, "--caches", help="also predict L1 hits, L2 and DRAM traffic "
                                 "(warpsim.caches, about a second a trace), each within its stated tolerance"),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="processes to predict in (0: one per core this process "
+                             "may use); a launch measured more than once is predicted once"),
 ):
     """Re-predict every trace and print predicted, measured and difference for each metric.
 
@@ -206,6 +208,8 @@ def compare(
     with user_errors():
         if fmt not in FORMATS:
             raise UsageError(f"--format {fmt!r}: use one of {', '.join(FORMATS)}")
+        if jobs < 0:
+            raise UsageError(f"--jobs {jobs}: give a number of processes, or 0 for one per core")
         if not paths and not traces_dir.is_dir():
             raise UsageError(f"the traces folder {traces_dir} does not exist: give trace files or folders, "
                              f"--traces-dir, or set {TRACES_ENV} (a plain install ships no traces)")
@@ -219,7 +223,8 @@ def compare(
             unreadable += 1
     with user_errors():
         frame = compare_mod.compare(traces, current_sha256({t.kernel for t in traces}),
-                                    analyze=compare_mod.analyzer(engine), caches=caches)
+                                    analyze=compare_mod.analyzer(engine), caches=caches,
+                                    jobs=jobs or compare_mod.usable_cores())
     if not traces:
         typer.echo(f"no traces found under {', '.join(map(str, paths or [traces_dir]))} "
                    f"(give trace files or folders, --traces-dir, or set {TRACES_ENV})", err=True)

@@ -33,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
@@ -82,11 +83,78 @@ def status(metric: str, predicted, measured, exact_claimed: bool, stale: bool) -
 
 def compare(traces: Iterable[Trace], current_sha256: Mapping[str, str],
             analyze: Callable | None = None, measured_only: bool = False, predict: bool = True,
-            caches: bool = False, predict_caches: Callable | None = None) -> pd.DataFrame:
+            caches: bool = False, predict_caches: Callable | None = None, jobs: int = 1) -> pd.DataFrame:
     """Rows of predicted vs measured; `measured_only` adds the metrics warpsim does not predict;
     `predict=False` leaves every prediction empty (the measurement alone); `caches` adds the
     cache rows (CACHE_METRICS: predicted by warpsim.caches, or `predict_caches(trace)`, within
-    tolerances), each with its relative error and tolerance."""
+    tolerances), each with its relative error and tolerance. `jobs` > 1 predicts in that many
+    processes (`analyze` and `predict_caches` must then be picklable: module-level functions),
+    each launch's traces in one of them; the frame is the same, row for row."""
+    traces = list(traces)
+    options = dict(analyze=analyze, measured_only=measured_only, predict=predict, caches=caches,
+                   predict_caches=predict_caches)
+    if jobs > 1 and predict and len(traces) > 1:
+        return _compare_in_processes(traces, current_sha256, options, jobs)
+    return _compare(traces, current_sha256, **options)
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity where the system tells it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS, Windows
+        return os.cpu_count() or 1
+
+
+def _identity(trace: Trace) -> tuple:
+    """Traces of one launch (measured again: traces/repeats/, traces/paths/) share a prediction."""
+    if trace.is_sass:
+        return ("sass", *_launch_key(trace))
+    return ("model", trace.kernel, *trace.sizes, *trace.block)
+
+
+def _compare_group(traces: list[Trace], current_sha256: Mapping[str, str], options: dict) -> list[tuple]:
+    """(rows, notes) per trace of a launch, in one worker (whose memo predicts the launch once)."""
+    return [_rows([t], current_sha256, **options) for t in traces]
+
+
+def _compare_in_processes(traces: list[Trace], current_sha256: Mapping[str, str], options: dict,
+                          jobs: int) -> pd.DataFrame:
+    import multiprocessing
+    import sys
+    from concurrent.futures import ProcessPoolExecutor
+
+    groups: dict[tuple, list[int]] = {}
+    for i, t in enumerate(traces):
+        groups.setdefault(_identity(t), []).append(i)
+    order = list(groups.values())
+    per_trace: list[tuple] = [([], [])] * len(traces)
+    # fork where it is safe (Linux): workers start at once, with the registry this process has
+    context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
+    with ProcessPoolExecutor(max_workers=min(jobs, len(order)), mp_context=context) as pool:
+        done = pool.map(_compare_group, [[traces[i] for i in g] for g in order],
+                        [dict(current_sha256)] * len(order), [options] * len(order))
+        for indices, group in zip(order, done):
+            for i, rows_notes in zip(indices, group):
+                per_trace[i] = rows_notes
+    return _frame([r for rows, _ in per_trace for r in rows], [n for _, notes in per_trace for n in notes])
+
+
+def _compare(traces: list[Trace], current_sha256: Mapping[str, str], **options) -> pd.DataFrame:
+    return _frame(*_rows(traces, current_sha256, **options))
+
+
+def _frame(rows: list[dict], notes: list[str]) -> pd.DataFrame:
+    frame = pd.DataFrame(rows, columns=COLUMNS)
+    for column in ("predicted", "measured", "diff", "rel_error", "tolerance"):
+        frame[column] = frame[column].astype("float64")
+    frame.attrs["notes"] = notes
+    return frame
+
+
+def _rows(traces: list[Trace], current_sha256: Mapping[str, str], analyze: Callable | None,
+          measured_only: bool, predict: bool, caches: bool, predict_caches: Callable | None) -> tuple[list, list]:
+    """The rows of `traces` and the notes on them (see `compare`)."""
     metrics = METRICS if measured_only else PREDICTED
     if caches:
         metrics = tuple(m for m in metrics if m.name not in CACHE_BY_NAME)
@@ -138,11 +206,7 @@ def compare(traces: Iterable[Trace], current_sha256: Mapping[str, str],
                 why = ("its kernel source changed since it was measured, so the lines its instructions "
                        "were measured at are not the source's any more" if stale else str(e))
                 notes.append(f"{where}: per-array rows left out: {why}")
-    frame = pd.DataFrame(rows, columns=COLUMNS)
-    for column in ("predicted", "measured", "diff", "rel_error", "tolerance"):
-        frame[column] = frame[column].astype("float64")
-    frame.attrs["notes"] = notes
-    return frame
+    return rows, notes
 
 
 def _per_array_rows(trace: Trace, analysis) -> list[tuple]:

@@ -94,12 +94,14 @@ def test_a_difference_fails_strict_and_grep_finds_it_at_80_columns(tmp_path):
 
 
 def test_the_committed_traces_at_80_and_120_columns():
-    for columns in ("80", "120"):
-        result = strict(env={"COLUMNS": columns})
+    """Every trace at 80 columns (the narrowest layout); at 120 both front-ends' longest names
+    (traces of any kernel, ladder traces) without replaying all 741 launches a second time."""
+    for columns, where in (("80", []), ("120", [NAIVE, TRACES_DIR / "sass"])):
+        result = strict(*where, env={"COLUMNS": columns})
         assert result.exit_code == 0, result.stderr
         assert max(len(line) for line in result.stdout.splitlines()) <= int(columns)
         assert "…" not in result.stdout
-        assert result.stdout.count("exact") > 956  # a status on every compared row (and the summary)
+        assert result.stdout.count("exact") > (956 if not where else 800)  # a status on every compared row
 
 
 def test_compare_json_has_integer_counts_and_a_status_per_row(tmp_path):

@@ -47,6 +47,7 @@ def one_error_line(result, needle: str) -> None:
         (["bench", "naive", "--M", 64, "--reps", 5], "take at least 10 timed launches"),
         (["bench", "nosuch", "--M", 64], "unknown kernel 'nosuch'"),
         (["compare", "--format", "xml"], "--format 'xml': use one of table, csv, json"),
+        (["compare", "--jobs", -1], "--jobs -1: give a number of processes, or 0 for one per core"),
         (["compare", "/no/such/trace.json"], "not found"),
     ],
 )

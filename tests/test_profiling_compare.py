@@ -146,3 +146,20 @@ def test_synthetic_fixture_against_the_real_engine():
     assert (exact, claimed) == (claimed, CLAIMED)
     sectors = _row(frame, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")
     assert sectors["predicted"] == 16896 and not math.isnan(sectors["diff"])
+
+
+def test_processes_give_the_serial_frame_row_for_row():
+    """--jobs: recorded traces of both front-ends, a launch measured twice among them (repeats),
+    predicted in two processes, give the frame one process gives, rows in trace order, notes too."""
+    from profiling.traces import TRACES_DIR, current_sha256, load_trace
+
+    paths = [TRACES_DIR / "naive" / "naive_M257_N130_K65_b32x32.json",
+             *sorted((TRACES_DIR / "sass" / "transpose").glob("*M97_N61.json")),
+             *(TRACES_DIR / "repeats" / run / "smem" / "smem_M1000_N1030_K999_b32x32.json" for run in ("run1", "run2"))]
+    traces = [load_trace(p) for p in paths]
+    sha = current_sha256({t.kernel for t in traces})
+    serial = compare.compare(traces, sha, analyze=compare.analyzer("sass"), caches=True)
+    parallel = compare.compare(traces, sha, analyze=compare.analyzer("sass"), caches=True, jobs=2)
+    assert list(parallel["trace"].unique()) == [str(p) for p in paths]  # in the order given
+    assert parallel.equals(serial) and parallel.attrs["notes"] == serial.attrs["notes"]
+    assert compare.summary(parallel)[0] > 0
