@@ -95,7 +95,7 @@ def compare(traces: Iterable[Trace], current_sha256: Mapping[str, str],
                    predict_caches=predict_caches)
     if jobs > 1 and predict and len(traces) > 1:
         return _compare_in_processes(traces, current_sha256, options, jobs)
-    return _compare(traces, current_sha256, **options)
+    return _frame(*_rows(traces, current_sha256, **options))
 
 
 def usable_cores() -> int:
@@ -138,10 +138,6 @@ def _compare_in_processes(traces: list[Trace], current_sha256: Mapping[str, str]
             for i, rows_notes in zip(indices, group):
                 per_trace[i] = rows_notes
     return _frame([r for rows, _ in per_trace for r in rows], [n for _, notes in per_trace for n in notes])
-
-
-def _compare(traces: list[Trace], current_sha256: Mapping[str, str], **options) -> pd.DataFrame:
-    return _frame(*_rows(traces, current_sha256, **options))
 
 
 def _frame(rows: list[dict], notes: list[str]) -> pd.DataFrame:

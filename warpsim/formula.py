@@ -32,7 +32,7 @@ def _thread_key(thread) -> bytes:
 
 
 class Formula:
-    __slots__ = ("key", "const_part")  # const_part: warpsim.sass.state's, kept once computed
+    __slots__ = ("key", "_const_part")  # _const_part: const_part(self), kept once computed
 
     def dims(self) -> set[str]:
         raise NotImplementedError
@@ -254,6 +254,24 @@ def f_xor(a: Formula, b: Formula) -> Formula:
 
 def conjuncts(f: Formula) -> tuple[Formula, ...]:
     return f.children if isinstance(f, And) else (f,)
+
+
+def const_part(f: Formula):
+    """The conjunction of a formula's conjuncts that are conditions of the threads alone (None:
+    there is none); kept on the formula, which is immutable: the SASS engine asks for it at every
+    instruction."""
+    try:
+        return f._const_part
+    except AttributeError:
+        pass
+    masks = [c.mask for c in conjuncts(f) if isinstance(c, Const)]
+    out = None
+    if masks:
+        out = np.asarray(masks[0], dtype=bool)
+        for m in masks[1:]:
+            out = out & np.asarray(m, dtype=bool)
+    f._const_part = out
+    return out
 
 
 # -- structure -------------------------------------------------------------------------------------

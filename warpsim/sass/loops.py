@@ -35,7 +35,7 @@ import numpy as np
 
 from warpsim import formula as F
 from warpsim.sass.program import Loop
-from warpsim.sass.state import UNDEFINED, Path, State, const_part, merge, resolve
+from warpsim.sass.state import UNDEFINED, Path, State, merge, resolve
 from warpsim.sass.values import EngineError, Opaque, SplitRequest, Poison, PredPack, Select, bounds, const, same
 from warpsim.symbolic import Sym
 
@@ -141,7 +141,7 @@ def _steps(s0: State, s1: State, machine=None, live=None) -> dict:
 def _going_round(cond: F.Formula, entry_mask) -> np.ndarray | None:
     """The threads that may take the back edge: the part of its condition (and of the loop's
     entry) that is a condition of the threads alone; None when there is none."""
-    parts = [m for m in (const_part(cond), entry_mask) if m is not None]
+    parts = [m for m in (F.const_part(cond), entry_mask) if m is not None]
     if not parts:
         return None
     out = np.asarray(parts[0], dtype=bool)
@@ -217,7 +217,7 @@ def _attempt(machine, entry: Path, loop: Loop, period: int) -> list[Path]:
     dim = f"loop@{loop.header:#x}"
     f0, s0 = entry.cond, entry.state
     machine.context.append({c.key for c in F.conjuncts(f0)} | {f0.key})
-    entry_mask = const_part(f0)
+    entry_mask = F.const_part(f0)
     machine.context_masks.append(entry_mask if entry_mask is not None else np.ones(1, dtype=bool))
     record = machine.record
     try:

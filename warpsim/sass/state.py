@@ -153,26 +153,9 @@ def merge(paths: list[Path]) -> Path:
     return Path(first.pc, state, cond, any(p.via_back_edge for p in paths))
 
 
-def const_part(f: F.Formula):
-    """The conjunction of a formula's conjuncts that are conditions of the threads alone (kept on
-    the formula, which is immutable: the engine asks for it at every instruction)."""
-    try:
-        return f.const_part
-    except AttributeError:
-        pass
-    masks = [c.mask for c in F.conjuncts(f) if isinstance(c, F.Const)]
-    out = None
-    if masks:
-        out = np.asarray(masks[0], dtype=bool)
-        for m in masks[1:]:
-            out = out & np.asarray(m, dtype=bool)
-    f.const_part = out
-    return out
-
-
 def live_mask(cond: F.Formula, guard: F.Formula, context_masks: list):
     """A bool per thread: the threads that may execute an instruction (None: every thread)."""
-    parts = [m for m in (const_part(cond), const_part(guard), *context_masks) if m is not None]
+    parts = [m for m in (F.const_part(cond), F.const_part(guard), *context_masks) if m is not None]
     if not parts:
         return None
     out = np.asarray(parts[0], dtype=bool)
