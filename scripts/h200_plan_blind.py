@@ -20,6 +20,7 @@ from pathlib import Path
 
 from profiling import plan
 from warpsim.caches import caches_for_launch
+from warpsim.errors import UsageError
 from warpsim.sass import analyze
 
 REPO = Path(__file__).resolve().parent.parent
@@ -33,8 +34,12 @@ def predict(source: Path, entry: str, grid: str, block: str, args: dict, per_arr
     launch = plan.build(source, entry, grid, block, args, REPO / "traces", per_array=per_array, reference=reference)
     kernel = analyze.prepare(source, entry, grid, block, args)
     counts = analyze.analyze_launch(kernel)
+    try:
+        caches = caches_for_launch(kernel).as_dict()["total"]
+    except UsageError as e:  # a launch the cache model cannot follow: its refusal is the prediction
+        caches = {"refused": str(e)}
     prediction = {"rows": [{k: r.record()[k] for k in ("array", "op", "requests", "sectors")} for r in counts.rows],
-                  "caches": caches_for_launch(kernel).as_dict()["total"]}
+                  "caches": caches}
     print(launch["id"], prediction["caches"])
     return launch, prediction
 
