@@ -381,6 +381,29 @@ def test_a_launch_the_cache_model_cannot_follow_is_refused_not_guessed():
     assert any("caches not predicted" in note and "32-bit halves" in note for note in frame.attrs["notes"])
 
 
+def test_co_resident_barrier_blocks_run_in_lockstep_only_a_few_to_an_sm():
+    # wmma_tf32_smem at 1500x700x600 (blind batch 5): 10 blocks an SM, grid 22 wide, so blocks b
+    # and b + 132 share an SM and read the same B tile at every K step; ncu counts 28.5% and 29.9%
+    # of the load sectors as hits in its two sessions. The lockstep rule (the second block's
+    # touch a miss merged in flight) predicted none. It is kept for SMs of at most 3 barrier
+    # blocks: warptile at 1536^3 (3 an SM) hits 2.7% of its load sectors, none predicted with
+    # it, 16% without it (13% high)
+    from warpsim.caches import l1
+
+    assert l1.LOCKSTEP_BLOCKS == 3
+    name = "wmma/wmma_tf32_smem__M1500_N700_K600_alpha1_5_betam0_5.json"
+    traces = [load_trace(BLIND5 / name), load_trace(BLIND5 / "run2" / name),
+              load_trace(TRACES_DIR / "sass" / "warptile" / "sgemm_warptile__M1536_N1536_K1536_alpha1_5_betam0_5.json")]
+    frame = compare.compare(traces, current_sha256([]), caches=True)
+    rows = frame[frame.metric == L1_HIT]
+    assert len(rows) == 3
+    for t, (_, row) in zip(traces[:2], rows.iloc[:2].iterrows()):
+        assert 0.28 < row.measured / t.metrics[LD] < 0.30
+        assert abs(row.predicted - row.measured) < 0.02 * t.metrics[LD], (row.predicted, row.measured)
+    warptile = rows.iloc[2]
+    assert warptile.predicted == 0 and 0.02 < warptile.measured / traces[2].metrics[LD] < 0.03
+
+
 def test_dram_reads_just_above_the_l2_jump_between_sizes_32_apart():
     # the sweep (scripts/h200_plan_sweep.py, measured twice by scripts/h200_call17.sh:
     # traces/sweep, sweep/run2): naive, coalesced and smem from 2816^3 to 3200^3. Their DRAM reads

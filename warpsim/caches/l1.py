@@ -38,6 +38,15 @@ from warpsim.caches.residency import FIRST_WAVE_GAPS, LATER_GAPS, Residency, co_
 from warpsim.caches.stream import Window, sample_records
 
 SAMPLES = 4  # SMs replayed (more where pieces of the launch need them)
+#: The most blocks an SM holds whose barrier keeps them in lockstep with each other (`in_flight`):
+#: measured in lockstep with 1-3 (smem, gemm_cp_async, dgemm_smem 2; blocktile2d, vectorized 2;
+#: blocktile1d, warptile 3; warptile_db 1: counting their co-resident blocks' re-reads as hits puts
+#: L1 hits of blocktile1d, blocktile2d, vectorized and warptile at 1536^3 9-14% of the load sectors
+#: high), and not with 10 (wmma_tf32_smem, blind batch 5 at 1500x700x600: blocks 132 apart share B
+#: columns, grid 22 wide, and 29% of the load sectors hit, where the lockstep rule predicted none;
+#: without it, +0.6% and +1.9%; wmma_half_smem 1111x999x555 -6% becomes -3.4%). No trace has a
+#: barrier kernel of 4-9 blocks an SM.
+LOCKSTEP_BLOCKS = 3
 BUDGET = 200_000  # warp-request lines replayed, about: what the window of iterations is chosen for
 
 
@@ -129,7 +138,7 @@ def replay(program, res: Residency, stream_of: np.ndarray, hw: Hierarchy = H200,
     if use.any():
         result = simulate(rec.line[use], rec.mask[use], res.l1_bytes // hw.line, hw.l1_ways, group=rec.group[use])
         hit[use] = result["hit"]
-    if program.synchronized:
+    if program.synchronized and res.blocks_per_sm <= LOCKSTEP_BLOCKS:
         hit, merged = in_flight(rec, hit)
     else:
         merged = np.zeros_like(hit)
@@ -164,7 +173,8 @@ def distinct_sectors(line: np.ndarray, mask: np.ndarray, block: np.ndarray) -> i
 
 
 def in_flight(rec, hit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Blocks whose loops wait at a barrier run in lockstep with the blocks sharing their SM: a
+    """Blocks whose loops wait at a barrier run in lockstep with the blocks sharing their SM (up
+    to LOCKSTEP_BLOCKS of them; an SM of more interleaves them, and they drift apart): a
     sector one block fetches at an access is still on its way when the other blocks ask for it
     at the same access (the same instruction and iteration), so for them it is a miss, and its
     fill request meets the first one's in the L2 request coalescer, which merges them (L1 itself
