@@ -44,20 +44,34 @@ NEW_SIZES = (
 )
 
 
-def main() -> None:
+def ladder_pairs(M: int, N: int, K: int) -> list:
+    """The nine ladder kernels at M x N x K, each launched as scripts/h200_plan_ladder.json
+    launches it: (plan entry, prediction) pairs."""
     ladder = {e["id"].split("/")[0]: e for e in json.loads((REPO / "scripts/h200_plan_ladder.json").read_text())["launches"]}
     pairs = []
     for name in LADDER:
         like, k = ladder[name], get_kernel(name)
-        grid = ",".join(str(g) for g in k.grid(EDGE, EDGE, k.default_block))
-        args = {**like["args"], "M": EDGE, "N": EDGE, "K": EDGE}
+        grid = ",".join(str(g) for g in k.grid(M, N, k.default_block))
+        args = {**like["args"], "M": M, "N": N, "K": K}
         pairs.append(predict(REPO / like["source"], like["entry"], grid, like["block_text"], args))
+    return pairs
+
+
+def catalog_pairs(new_sizes) -> list:
+    """Catalog kernels at new sizes, ((entry, sizes), ...), their other arguments and buffers as
+    the catalog lists them: (plan entry, prediction) pairs."""
     catalog = {e["entry"]: e for e in tomllib.loads((REPO / "kernels/catalog.toml").read_text())["kernel"]}
-    for entry, size in NEW_SIZES:
+    pairs = []
+    for entry, size in new_sizes:
         e = catalog[entry]
         args = {**e["sizes"][0], **size, **e["buffers"]}
         pairs.append(predict(REPO / "kernels" / e["file"], entry, e["grid"], e["block"], args,
                              reference=f"{e['file']}:{entry}"))
+    return pairs
+
+
+def main() -> None:
+    pairs = ladder_pairs(EDGE, EDGE, EDGE) + catalog_pairs(NEW_SIZES)
     save("blind3", pairs)
 
 

@@ -10,12 +10,8 @@ chosen on any of them. Run where nvcc is: python scripts/h200_plan_blind5.py
 
 from __future__ import annotations
 
-import json
-import tomllib
-
-from h200_plan_blind import REPO, predict, save
-from h200_plan_blind3 import LADDER
-from warpsim.registry import get_kernel
+from h200_plan_blind import save
+from h200_plan_blind3 import catalog_pairs, ladder_pairs
 
 SHAPE = (2944, 2112, 1536)  # M, N, K of the ladder's launches
 #: (entry, sizes): the catalog kernel's other arguments and buffers as listed
@@ -52,20 +48,7 @@ NEW_SIZES = (
 
 
 def main() -> None:
-    ladder = {e["id"].split("/")[0]: e for e in json.loads((REPO / "scripts/h200_plan_ladder.json").read_text())["launches"]}
-    pairs = []
-    M, N, K = SHAPE
-    for name in LADDER:
-        like, k = ladder[name], get_kernel(name)
-        grid = ",".join(str(g) for g in k.grid(M, N, k.default_block))
-        args = {**like["args"], "M": M, "N": N, "K": K}
-        pairs.append(predict(REPO / like["source"], like["entry"], grid, like["block_text"], args))
-    catalog = {e["entry"]: e for e in tomllib.loads((REPO / "kernels/catalog.toml").read_text())["kernel"]}
-    for entry, size in NEW_SIZES:
-        e = catalog[entry]
-        args = {**e["sizes"][0], **size, **e["buffers"]}
-        pairs.append(predict(REPO / "kernels" / e["file"], entry, e["grid"], e["block"], args,
-                             reference=f"{e['file']}:{entry}"))
+    pairs = ladder_pairs(*SHAPE) + catalog_pairs(NEW_SIZES)
     save("blind5", pairs)
 
 
