@@ -392,3 +392,27 @@ def test_a_launch_counted_block_by_block_gets_no_cache_figures_and_says_why(tmp_
                                          r"block indices, and this launch's are not \(.*line 3\); its exact counts, "
                                          r"run block by block, need no --caches$"):
         caches_for_launch(k)
+
+
+def test_the_dispatch_order_rebuilt_puts_most_first_wave_blocks_on_the_measured_sm():
+    # scripts/h200_dispatch_order.py: a fixed cycle of 124 SMs by TPC slot, SMs 124-131 in a burst
+    # about every 100 blocks, full SMs passed over. On the 36 committed schedules that fill a wave
+    # (2, 3 and 10 blocks an SM) it puts 84-94% of the first wave's blocks on the SM measured, and
+    # its gaps between one SM's blocks are the measured ones: 132 or 124 with 2 an SM (124 once
+    # the burst's SMs are full), mixes of 124, 132 and 140 with 10
+    import importlib.util
+
+    path = TRACES_DIR.parent / "scripts" / "h200_dispatch_order.py"
+    spec = importlib.util.spec_from_file_location("h200_dispatch_order", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    checks = list(script.checks())
+    assert len(checks) == 36 and {c[1] for c in checks} == {2, 3, 10}
+    assert all(0.83 < share < 0.95 for _, _, share, _, _ in checks)
+    for _, per_sm, _, rebuilt, measured in checks:
+        if per_sm == 2:
+            assert set(rebuilt) == {(132,), (124,), (100,)}  # 100: the burst's 8 SMs
+            assert sum(n for g, n in measured.items() if g in ((132,), (124,))) >= 120
+        if per_sm == 10:
+            gaps = {g for seq in rebuilt for g in seq if seq[0] > 100}
+            assert gaps == {124, 132, 140}
