@@ -9,25 +9,14 @@ no tile side). Run where nvcc is: python scripts/h200_plan_blind4.py
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
-from h200_plan_blind import REPO, predict, save
-from h200_plan_blind3 import LADDER
-from warpsim.registry import get_kernel
+from h200_plan_blind import save
+from h200_plan_blind3 import ladder_pairs
 
 SIZES = ((1400, 1300, 1200), (2600, 2600, 2600), (3000, 3000, 3000), (3584, 3584, 3584))
 
 
 def main() -> None:
-    ladder = {e["id"].split("/")[0]: e for e in json.loads((REPO / "scripts/h200_plan_ladder.json").read_text())["launches"]}
-    pairs = []
-    for M, N, K in SIZES:
-        for name in LADDER:
-            like, k = ladder[name], get_kernel(name)
-            grid = ",".join(str(g) for g in k.grid(M, N, k.default_block))
-            args = {**like["args"], "M": M, "N": N, "K": K}
-            pairs.append(predict(REPO / like["source"], like["entry"], grid, like["block_text"], args))
+    pairs = [pair for M, N, K in SIZES for pair in ladder_pairs(M, N, K)]
     save("blind4", pairs)
 
 
