@@ -436,10 +436,22 @@ def _default_caches(trace: Trace):
         return caches_for(trace.kernel, M, N, K, block=trace.block, engine="model")
 
 
+def _relative_error(predicted, measured, reference) -> float | None:
+    """(predicted - measured) / reference; 0 where both are 0 against a reference of 0 (a launch
+    that loads nothing hits nothing in L1, and warpsim says so), None where nothing can be said."""
+    if predicted is None or reference is None:
+        return None
+    if reference == 0:
+        return 0.0 if predicted == measured == 0 else None
+    return (predicted - measured) / reference
+
+
 def cache_status(predicted, measured, rel_error, tolerance) -> str:
     """`within 10%: -3.2%`, `OUTSIDE 10%: +14.0%`, or `predicted (not claimed): +1.0%`."""
-    if predicted is None or measured is None or rel_error is None:
+    if predicted is None or measured is None:
         return "no prediction" if predicted is None else "not measured"
+    if rel_error is None:
+        return "no reference: its reference count measured 0"
     error = f"{rel_error:+.1%}"
     if tolerance is None:
         return f"predicted (not claimed): {error}"
@@ -464,7 +476,7 @@ def _cache_rows(trace: Trace, current_sha256: Mapping[str, str], predictor: Call
             continue
         predicted = getattr(prediction.total, metric.field) if prediction is not None else None
         reference = trace.metrics.get(metric.of) if metric.of else measured
-        rel = (predicted - measured) / reference if predicted is not None and reference else None
+        rel = _relative_error(predicted, measured, reference)
         tolerance = metric.tolerance
         if metric.fits_tolerance is not None and prediction is not None and prediction.fits:
             tolerance = metric.fits_tolerance

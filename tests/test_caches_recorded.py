@@ -455,3 +455,15 @@ def test_near_the_l2_the_dram_figure_comes_with_the_spread_measured_there():
     assert low < doc["caches"]["total"]["dram_read_bytes"] < high
     doc = json.loads(warpsim("analyze", "naive", "--M", 4096, "--caches", "--format", "json").stdout)
     assert doc["caches"]["dram_read_bytes_pitch_range"] is None
+
+
+def test_a_launch_that_loads_nothing_hits_nothing_and_that_is_within():
+    # Mandelbrot (kernels/iterate.cu) stores its image and loads nothing: ncu measures 0 global
+    # load sectors and 0 L1 hits, and the model predicts 0. Against a reference of 0 the error
+    # is 0, not "not measured" (which --strict counted as a failure)
+    t = load_trace(TRACES_DIR / "holdout" / "iterate" / "mandel__W97_H61_maxit64_x0m2_0_y0m1_0_dx0_03.json")
+    assert t.metrics[LD] == 0 and t.metrics[L1_HIT] == 0
+    frame = compare.compare([t], current_sha256([]), caches=True)
+    l1 = frame[frame.metric == L1_HIT].iloc[0]
+    assert l1.predicted == 0 and l1.rel_error == 0.0 and l1.status == "within 2%: +0.0%"
+    assert compare.cache_status(5, 0, None, 0.02) == "no reference: its reference count measured 0"
