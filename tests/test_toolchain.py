@@ -87,3 +87,24 @@ def test_a_header_the_kernel_includes_is_part_of_its_identity(tmp_path):
     before, cubin = source_sha256(cu), toolchain.cubin_path(cu)
     (tmp_path / "tile.h").write_text("#define TILE 32\n")
     assert source_sha256(cu) != before and toolchain.cubin_path(cu) != cubin
+
+
+def test_pin_file_dates_dates_only_undated_file_directives():
+    ptx = ('\t.file\t1 "/src/k.cu"\n\t.file\t2 "/usr/include/a b.h", 1733248000, 812\n'
+           '\tld.global.f32 %f1, [%rd1];  // .file 3 "x"\n')
+    assert toolchain.pin_file_dates(ptx) == ('\t.file\t1 "/src/k.cu", 1, 0\n'
+                                             '\t.file\t2 "/usr/include/a b.h", 1733248000, 812\n'
+                                             '\tld.global.f32 %f1, [%rd1];  // .file 3 "x"\n')
+
+
+@skip_if_no_nvcc
+def test_a_cubin_does_not_depend_on_when_its_source_was_touched(tmp_path):
+    # ptxas writes an undated source file's modification time into the line table: without the
+    # pinned dates a fresh checkout built byte-different cubins of the same machine code
+    import os
+
+    cu = tmp_path / "k.cu"
+    cu.write_text('extern "C" __global__ void k(float *y) { y[threadIdx.x] = 1.0f; }\n')
+    first = build_cubin(cu, BuildOptions(cache_dir=tmp_path / "a")).read_bytes()
+    os.utime(cu, (1_000_000_000, 1_000_000_000))
+    assert build_cubin(cu, BuildOptions(cache_dir=tmp_path / "b")).read_bytes() == first

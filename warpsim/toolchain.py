@@ -11,8 +11,12 @@ pins, then an nvcc on PATH or in /usr/local/cuda of the same release; any other 
 refused with the command that installs the right one. nvdisasm and cuobjdump come from their
 PyPI wheels (or PATH): they only read the cubin, so their release does not change what is read.
 
-Limitations: the cache key is the source bytes, the flags and the nvcc release, not the headers
-a source `#include`s (delete the cache folder after editing a header).
+A cubin is a function of what its cache key holds: the source bytes (with the files it includes
+in quotes), the flags and the release. ptxas would also write each source file's modification
+time into the cubin's line table, so a fresh checkout compiled byte-different cubins of the same
+machine code; nvcc compiles to PTX first, and the PTX's `.file` directives are given a fixed time
+(`pin_file_dates`) before ptxas runs. A header found through `-I` or the system paths is not part
+of the key (delete the cache folder after editing one).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -134,14 +139,26 @@ def source_sha256(cu_path: Path | str) -> str:
     return hashlib.sha256(source_bytes(cu_path)).hexdigest()
 
 
-def nvcc_command(nvcc: Path | str, cu_path: Path, out: Path, options: BuildOptions) -> list[str]:
-    return [str(nvcc), f"-arch={options.arch}", *options.flags, "-cubin", "-o", str(out), str(cu_path)]
+def nvcc_command(nvcc: Path | str, source: Path, out: Path, options: BuildOptions, output: str = "-cubin") -> list[str]:
+    """nvcc's arguments: `source` (a .cu, or its PTX) to `output` (-cubin, -ptx) at `out`."""
+    return [str(nvcc), f"-arch={options.arch}", *options.flags, output, "-o", str(out), str(source)]
+
+
+#: A PTX `.file` directive that names its file but no time and size; ptxas then reads the file's
+#: modification time off the disk and writes it into the cubin.
+_UNDATED_FILE = re.compile(r'^([ \t]*\.file[ \t]+\d+[ \t]+"(?:[^"\\]|\\.)*")[ \t]*$', re.MULTILINE)
+
+
+def pin_file_dates(ptx: str) -> str:
+    """The PTX with each undated `.file` given time 1 and size 0: the cubin ptxas makes of it is the
+    same whenever the source was last touched (the machine code is the same either way)."""
+    return _UNDATED_FILE.sub(lambda m: m.group(1) + ", 1, 0", ptx)
 
 
 def cubin_path(cu_path: Path | str, options: BuildOptions = BuildOptions()) -> Path:
     """Where the cubin of this exact source, these flags and the pinned release lives in the cache."""
     key = hashlib.sha256(source_bytes(cu_path))  # a header it includes changes the cubin too
-    key.update("\0".join([NVCC_RELEASE, options.arch, *options.flags]).encode())
+    key.update("\0".join([NVCC_RELEASE, options.arch, *options.flags, "pinned-file-dates"]).encode())
     return options.cubin_dir / f"{Path(cu_path).stem}-{key.hexdigest()[:16]}.cubin"
 
 
@@ -165,17 +182,25 @@ def build_cubin(cu_path: Path | str, options: BuildOptions = BuildOptions(), tim
         raise UsageError(f"{options.nvcc} not found: {INSTALL}")
     from warpsim.files import replacing
 
-    # nvcc writes to a temporary name in the cache folder; the rename makes the cubin appear whole.
-    with replacing(out, force=True, make_parents=True, suffix=".tmp.cubin") as tmp:
-        try:
-            done = subprocess.run(nvcc_command(nvcc, cu_path, tmp, options),
-                                  capture_output=True, text=True, timeout=timeout_s)
-        except subprocess.TimeoutExpired as e:
-            raise UsageError(f"nvcc did not finish compiling {cu_path.name} in {timeout_s:g} s") from e
-        if done.returncode != 0:
-            raise UsageError(f"nvcc failed on {cu_path.name} (exit {done.returncode}): "
-                             f"{_first_error(done.stderr or done.stdout)}")
+    # .cu -> PTX (its file dates pinned) -> cubin; nvcc writes the cubin to a temporary name in the
+    # cache folder, and the rename makes it appear whole.
+    with replacing(out, force=True, make_parents=True, suffix=".tmp.cubin") as tmp, \
+            tempfile.TemporaryDirectory(prefix="warpsim-ptx-") as scratch:
+        ptx = Path(scratch) / f"{cu_path.stem}.ptx"
+        _nvcc(nvcc_command(nvcc, cu_path, ptx, options, "-ptx"), cu_path, timeout_s)
+        ptx.write_text(pin_file_dates(ptx.read_text()))
+        _nvcc(nvcc_command(nvcc, ptx, tmp, options), cu_path, timeout_s)
     return out
+
+
+def _nvcc(command: list[str], cu_path: Path, timeout_s: float) -> None:
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s)
+    except subprocess.TimeoutExpired as e:
+        raise UsageError(f"nvcc did not finish compiling {cu_path.name} in {timeout_s:g} s") from e
+    if done.returncode != 0:
+        raise UsageError(f"nvcc failed on {cu_path.name} (exit {done.returncode}): "
+                         f"{_first_error(done.stderr or done.stdout)}")
 
 
 def _run_tool(name: str, args: list[str], cubin: Path | str) -> str:
