@@ -114,6 +114,8 @@ def _plan(access, threads: int, granule: int) -> _Plan:
     coef = {d: int(c) for d, c in site.address.coef.items() if c}
     address = np.broadcast_to(np.asarray(site.address.thread, dtype=np.int64), (threads,))
     ok = np.ones(threads, dtype=bool)
+    extents = {f"blockIdx.{'xyz'[i]}": hi - lo for i, (lo, hi) in enumerate(access.blocks)}
+    extents.update({ld.dim: ld.extent for ld in loop_dims(site)})
     conds, opaque = [], []
     for part in (as_formula(site.region), as_formula(site.predicate)):
         for c in F.conjuncts(part):
@@ -125,12 +127,13 @@ def _plan(access, threads: int, granule: int) -> _Plan:
                 conds.append(({d: -v for d, v in c.child.coef}, -np.broadcast_to(c.child.thread, (threads,)) - 1))
             else:
                 opaque.append(c)
-    extents = {f"blockIdx.{'xyz'[i]}": hi - lo for i, (lo, hi) in enumerate(access.blocks)}
-    extents.update({ld.dim: ld.extent for ld in loop_dims(site)})
     opaque_dims = set().union(*(c.dims() for c in opaque)) if opaque else set()
     reps = np.flatnonzero(ok)
     if not opaque and len(reps):
         reps, conds = _classes(reps, address, conds)
+        reps, conds, lane = _lanes(reps, address, conds, granule)
+        if lane is not None:
+            coef[LANE], extents[LANE] = lane
     else:
         conds = [(cf, th[reps]) for cf, th in conds]
     fixed = {}
@@ -150,6 +153,49 @@ def _plan(access, threads: int, granule: int) -> _Plan:
     dims = [(d, ext) for d, ext in extents.items() if d not in fixed and (inner is None or d != inner[0])]
     n = len(reps) * int(np.prod([ext for _, ext in dims], dtype=np.int64)) if all(e > 0 for e in extents.values()) else 0
     return _Plan(access, coef, dims, fixed, inner, conds, opaque, reps, address[reps], n, threads)
+
+
+#: The dimension that stands for a block's threads when their addresses step evenly (`_lanes`).
+LANE = "lane"
+
+
+def _lanes(reps, address, conds, granule):
+    """Threads whose addresses step evenly by at most a granule, taken as one dimension (LANE):
+    in address order the threads fall into runs, the j-th thread of a run at a + s j (a warp's
+    row of 4-byte loads: s = 4, a run a row), in which every condition's thread part steps by its
+    one d (the same in every run). A run may end early where a condition's thread part jumps
+    (lanes 29-31 of a 61-float row run one iteration fewer than the others): each run's lanes
+    are then bounded by its length, a condition of their own. Returns (reps, conditions,
+    (s, longest run)): each run's first thread and its conditions, LANE's coefficients added; or
+    the arguments and None where runs would not be fewer than half the threads. A run is then
+    one span per block and iteration, not one per thread (the row softmax at 5000x1500: 22.6 M
+    spans, 2.1 M)."""
+    count = len(reps)
+    if count < 2:
+        return reps, conds, None
+    order = np.argsort(address[reps], kind="stable")
+    at = address[reps][order]
+    parts = [th[order] for _, th in conds]
+    step = _most_common(np.diff(at))
+    if step == 0 or abs(step) > granule:
+        return reps, conds, None
+    slopes = [_most_common(np.diff(t)) for t in parts]
+    cut = np.diff(at) != step
+    for t, d in zip(parts, slopes):
+        cut |= np.diff(t) != d
+    starts = np.concatenate([[0], np.flatnonzero(cut) + 1])
+    if 2 * len(starts) > count:
+        return reps, conds, None
+    lengths = np.diff(np.append(starts, count))
+    out = [({**cf, LANE: d} if d else dict(cf), t[starts]) for (cf, _), t, d in zip(conds, parts, slopes)]
+    if np.any(lengths != lengths[0]):
+        out.append(({LANE: 1}, -lengths.astype(np.int64)))  # lane - length < 0
+    return reps[order][starts], out, (step, int(lengths.max()))
+
+
+def _most_common(values: np.ndarray) -> int:
+    found, counts = np.unique(values, return_counts=True)
+    return int(found[np.argmax(counts)])
 
 
 def _classes(reps, address, conds):

@@ -103,11 +103,12 @@ MOST_MERGED = {"first": 0.77, "later": 0.16, "later, lockstep": 0.33}
 #: size alone: the sweep of naive, coalesced and smem from 2816^3 to 3200^3 (traces/sweep) reads 1.5-2.3x
 #: more at 3000^3 than at its neighbours 32 apart, reproducibly.
 PITCH_BAND = (1.0, 2.0)
-#: Measured over predicted DRAM read bytes, the least and the most, over the 231 measurements of
-#: launches in PITCH_BAND (the committed, held-out, memory-path, blind batch 4 and sweep traces):
-#: 0.779 (smem 3072^3, a repeat) to 3.169 (smem 3000^3), rounded outward. Where the arrays fit
-#: (0.5-1x the L2, 99 measurements) the spread is 0.96-1.81, 0.97-1.04 for 90% of them.
-DRAM_SPREAD = (0.77, 3.2)
+#: Measured over predicted DRAM read bytes, the least and the most, over the 243 measurements of
+#: launches in PITCH_BAND (every trace: committed, held out, memory path, blind batches, sweep):
+#: 0.779 (smem 3072^3, a repeat) to 2.152 (softmax_warp 3001x4093; smem 3000^3 1.99), rounded
+#: outward (3.169, smem 3000^3, before the exact footprint scaled first reads there). Where the
+#: arrays fit (0.5-1x the L2, 129 measurements) the spread is 0.78-1.81, 0.97-1.03 for 90%.
+DRAM_SPREAD = (0.77, 2.2)
 
 
 @dataclass
@@ -191,14 +192,18 @@ def stack_distances(ev, limit: float, sector: int = 32, bucket: float = 1 << 20)
     """Per event: the bytes of distinct other tiles used since the tile's last use (its LRU
     stack distance; inf at a tile's first use, and once it exceeds `limit`, past which every
     re-use misses), and whether it is the first event of its (tile, time) group (the others use
-    the same fetch). At the end, per tile still dirty: (its last event, its stack distance then).
-    A tile keeps the size of its first use.
+    the same fetch); per event, the tile's size before it in sectors (0 at its first use). At the
+    end, per tile still dirty: (its last event, its stack distance then). A tile grows to the
+    largest size any use gives it: two streams of one block that start at one address name one
+    tile (a loop's first iterations peeled off its unrolled body, both from the row's start:
+    row_sum), and the larger use's sectors past the smaller's are then read for the first time.
 
     The LRU stack is kept in buckets of about `bucket` bytes (a tile's distance is the bytes in
     the buckets newer than its own), so a use costs a sum over the newest buckets, as many as
     `limit` needs."""
     n = len(ev.time)
     distance = np.full(n, np.inf)
+    before = np.zeros(n)
     leader = np.zeros(n, dtype=bool)
     tiles, sizes, times = ev.tile.tolist(), (ev.size * sector).tolist(), ev.time.tolist()
     writes = (ev.written > 0).tolist()
@@ -229,15 +234,16 @@ def stack_distances(ev, limit: float, sector: int = 32, bucket: float = 1 << 20)
         if b is not None:
             distance[i] = depth(b)
             buckets[b] -= size_of[t]
+            before[i] = size_of[t]
         if buckets[-1] >= bucket:
             buckets.append(0.0)
         where[t] = len(buckets) - 1
-        size_of[t] = sizes[i] if b is None else size_of[t]
+        size_of[t] = max(sizes[i], before[i])
         buckets[-1] += size_of[t]
         if writes[i]:
             dirty[t] = i
     ends = [(i, depth(where[t])) for t, i in dirty.items()]
-    return distance, leader, ends
+    return distance, before / sector, leader, ends
 
 
 def cache(ev, capacity: float, width: float, sector: int = 32) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -247,10 +253,14 @@ def cache(ev, capacity: float, width: float, sector: int = 32) -> tuple[np.ndarr
     `miss_probability` of its stack distance; a dirty tile is written back when it is evicted,
     which is charged to the write (DRAM writes during the kernel: what is still in L2 at its
     end is not counted, as ncu does not count it)."""
-    distance, leader, ends = stack_distances(ev, capacity + 12 * width, sector)
-    p = np.where(np.isinf(distance), 1.0, miss_probability(np.where(np.isinf(distance), 0, distance), capacity, width))
+    distance, before, leader, ends = stack_distances(ev, capacity + 12 * width, sector)
+    first = np.isinf(distance)
+    p = np.where(first, 1.0, miss_probability(np.where(first, 0, distance), capacity, width))
     p = np.where(leader, p, 0.0)
-    read = np.where(ev.reads, p * ev.size * sector, 0.0)
+    # a re-use misses on what the tile held (its size so far), and reads what it grows by
+    held = np.where(first, ev.size, np.minimum(ev.size, before))
+    grown = np.where(leader & ~first, np.maximum(ev.size - before, 0.0), 0.0)
+    read = np.where(ev.reads, (p * held + grown) * sector, 0.0)
     write = np.zeros(len(p))
     for i, d in ends:
         dirty = min(ev.written[i], ev.size[i])  # distinct sectors written (a store request may move more)

@@ -100,7 +100,7 @@ class CachePrediction:
     @property
     def dram_read_range(self) -> tuple[int, int] | None:
         """Near the L2 (`near_l2`), the DRAM read bytes as far as the measurements of such launches
-        spread around the model's (l2.DRAM_SPREAD: 0.77x to 3.2x); None elsewhere."""
+        spread around the model's (l2.DRAM_SPREAD: 0.77x to 2.2x); None elsewhere."""
         if not self.near_l2:
             return None
         low, high = l2.DRAM_SPREAD
@@ -190,11 +190,13 @@ def _fit_footprint(ev, exact: dict | None) -> None:
     sectors, of the 64-byte pieces DRAM reads)."""
     if not exact:
         return
-    _, first = np.unique(ev.tile, return_index=True)
+    tiles, first, index = np.unique(ev.tile, return_index=True, return_inverse=True)
+    largest = np.zeros(len(tiles))  # a tile's size is the largest of its uses' (l2.stack_distances)
+    np.maximum.at(largest, index, ev.size)
     for i, name in enumerate(ev.arrays):
         if name not in exact:
             continue
-        mine = first[(ev.array[first] == i) & ev.reads[first]]
-        total = ev.size[mine].sum()
+        mine = (ev.array[first] == i) & ev.reads[first]
+        total = largest[mine].sum()
         if total > 0:
             ev.size[ev.array == i] *= exact[name] / total
