@@ -169,7 +169,7 @@ def _lanes(reps, address, conds, granule):
     (s, longest run)): each run's first thread and its conditions, LANE's coefficients added; or
     the arguments and None where runs would not be fewer than half the threads. A run is then
     one span per block and iteration, not one per thread (the row softmax at 5000x1500: 22.6 M
-    spans, 2.1 M)."""
+    spans, 0.75 M)."""
     count = len(reps)
     if count < 2:
         return reps, conds, None

@@ -254,12 +254,12 @@ def cache(ev, capacity: float, width: float, sector: int = 32) -> tuple[np.ndarr
     which is charged to the write (DRAM writes during the kernel: what is still in L2 at its
     end is not counted, as ncu does not count it)."""
     distance, before, leader, ends = stack_distances(ev, capacity + 12 * width, sector)
-    first = np.isinf(distance)
-    p = np.where(first, 1.0, miss_probability(np.where(first, 0, distance), capacity, width))
+    whole = np.isinf(distance)  # a first use, or a re-use past the limit: read whole
+    p = np.where(whole, 1.0, miss_probability(np.where(whole, 0, distance), capacity, width))
     p = np.where(leader, p, 0.0)
     # a re-use misses on what the tile held (its size so far), and reads what it grows by
-    held = np.where(first, ev.size, np.minimum(ev.size, before))
-    grown = np.where(leader & ~first, np.maximum(ev.size - before, 0.0), 0.0)
+    held = np.where(whole, ev.size, np.minimum(ev.size, before))
+    grown = np.where(leader & ~whole, np.maximum(ev.size - before, 0.0), 0.0)
     read = np.where(ev.reads, (p * held + grown) * sector, 0.0)
     write = np.zeros(len(p))
     for i, d in ends:
