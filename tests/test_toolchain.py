@@ -37,6 +37,10 @@ def test_cache_key_follows_source_and_flags(tmp_path):
     assert toolchain.cubin_path(cu, BuildOptions(cache_dir=tmp_path / "cache", flags=("-O0",))) != first
     cu.write_text('extern "C" __global__ void k() { }\n')
     assert toolchain.cubin_path(cu, options) != first
+    (tmp_path / "elsewhere").mkdir()
+    copy = tmp_path / "elsewhere" / "k.cu"  # the same bytes at another path: its line table differs
+    copy.write_bytes(cu.read_bytes())
+    assert toolchain.cubin_path(copy, options) != toolchain.cubin_path(cu, options)
     assert len(source_sha256(cu)) == 64
 
 

@@ -12,7 +12,7 @@ refused with the command that installs the right one. nvdisasm and cuobjdump com
 PyPI wheels (or PATH): they only read the cubin, so their release does not change what is read.
 
 A cubin is a function of what its cache key holds: the source bytes (with the files it includes
-in quotes), the flags and the release. ptxas would also write each source file's modification
+in quotes) and path, the flags and the release. ptxas would also write each source file's modification
 time into the cubin's line table, so a fresh checkout compiled byte-different cubins of the same
 machine code; nvcc compiles to PTX first, and the PTX's `.file` directives are given a fixed time
 (`pin_file_dates`) before ptxas runs. A header found through `-I` or the system paths is not part
@@ -156,9 +156,12 @@ def pin_file_dates(ptx: str) -> str:
 
 
 def cubin_path(cu_path: Path | str, options: BuildOptions = BuildOptions()) -> Path:
-    """Where the cubin of this exact source, these flags and the pinned release lives in the cache."""
+    """Where the cubin of this exact source, at this path, with these flags and the pinned release
+    lives in the cache (the cubin's line table names the source's path: a copy of the source
+    elsewhere, a fresh checkout in another folder, compiles a cubin of its own)."""
     key = hashlib.sha256(source_bytes(cu_path))  # a header it includes changes the cubin too
-    key.update("\0".join([NVCC_RELEASE, options.arch, *options.flags, "pinned-file-dates"]).encode())
+    key.update("\0".join([NVCC_RELEASE, options.arch, *options.flags, "pinned-file-dates",
+                          str(Path(cu_path).resolve())]).encode())
     return options.cubin_dir / f"{Path(cu_path).stem}-{key.hexdigest()[:16]}.cubin"
 
 
