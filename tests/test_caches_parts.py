@@ -315,17 +315,12 @@ def test_a_tile_two_streams_start_at_grows_to_the_larger():
     # the row's start: one tile key, 27 sectors then 512. The 485 sectors past the first use's
     # are read from DRAM when the larger use comes (the model read 27 and lost the rest: blind
     # batch 5's row_sum at 2000x9000 read 39 MB of its 72 MB row by row, ncu measured 72 MB)
-    from warpsim.caches import l2, tiles
+    from warpsim.caches import l2
 
-    def events(sizes, times, blocks):
-        n = len(sizes)
-        return tiles.Events(np.array(times, float), np.array(blocks), np.zeros(n, dtype=np.int64),
-                            np.array([7] * n), np.array(sizes, float), np.array(sizes, float), np.zeros(n),
-                            np.ones(n, dtype=bool), np.zeros(n, dtype=np.int64), ["x"])
-
-    read, _, _ = l2.cache(events([27, 512], [0.0, 0.5], [0, 0]), 35 << 20, 3 << 20)
+    # block 0 twice on tile 7, each event's size its fetched sectors (_events, below)
+    read, _, _ = l2.cache(_events([0, 0], [7, 7], [0.0, 0.5], [27, 512]), 35 << 20, 3 << 20)
     assert read.tolist() == [27 * 32, 485 * 32]  # a re-use after nothing else: no miss
-    read, _, _ = l2.cache(events([512, 27], [0.0, 0.5], [0, 0]), 35 << 20, 3 << 20)
+    read, _, _ = l2.cache(_events([0, 0], [7, 7], [0.0, 0.5], [512, 27]), 35 << 20, 3 << 20)
     assert read.tolist() == [512 * 32, 0.0]  # the smaller use after the larger reads nothing new
 
 
