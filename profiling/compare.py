@@ -447,7 +447,8 @@ def _relative_error(predicted, measured, reference) -> float | None:
 
 
 def cache_status(predicted, measured, rel_error, tolerance) -> str:
-    """`within 10%: -3.2%`, `OUTSIDE 10%: +14.0%`, or `predicted (not claimed): +1.0%`."""
+    """`within 10%: -3.2%`, `OUTSIDE 10%: +14.0%`, `predicted (not claimed): +1.0%`; or why there
+    is no error: `no prediction`, `not measured`, `no reference: ...` (see `_relative_error`)."""
     if predicted is None or measured is None:
         return "no prediction" if predicted is None else "not measured"
     if rel_error is None:
