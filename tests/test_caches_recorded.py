@@ -382,18 +382,20 @@ def test_blind_batch_5_counted_exactly():
     assert compare.summary(compare.compare(traces, current_sha256([]))) == (738, 738)
 
 
-def test_a_launch_the_cache_model_cannot_follow_is_refused_not_guessed():
-    # stencil7 at 200x150x100 (blind batch 5): its 64-bit index arithmetic carries between the
-    # 32-bit halves differently across blocks, so its accesses are no functions of the block
-    # indices the cache model can follow. Its exact counts are run block by block (the test
-    # above); the cache figures are refused, as the prediction committed before it ran said
+def test_a_64_bit_index_that_carries_differently_at_the_first_block_plane_is_split_there():
+    # stencil7 at 200x150x100 (blind batch 5): c - X*Y, a 64-bit subtraction, carries between its
+    # 32-bit halves for every k >= 1 and not for k = 0, which only the threads of block plane
+    # z = 0 that exit at once have. The prediction committed before it ran refused the cache
+    # figures; the engine now cuts the block index z at 1, each piece decides the carry, and the
+    # three figures land within their tolerances on both measured runs
     predicted = json.loads((TRACES_DIR.parent / "scripts" / "h200_blind5_predictions.json").read_text())
     assert "a 64-bit value crosses" in predicted["stencil3d/stencil7__X200_Y150_Z100"]["caches"]["refused"]
-    t = load_trace(BLIND5 / "stencil3d" / "stencil7__X200_Y150_Z100.json")
-    frame = compare.compare([t], current_sha256([]), caches=True)
-    rows = frame[frame.metric.isin([L1_HIT, L2_READ, DRAM_READ])]
-    assert len(rows) == 3 and rows.predicted.isna().all() and (rows.measured > 0).all()
-    assert any("caches not predicted" in note and "32-bit halves" in note for note in frame.attrs["notes"])
+    for run in (BLIND5, BLIND5 / "run2"):
+        t = load_trace(run / "stencil3d" / "stencil7__X200_Y150_Z100.json")
+        frame = compare.compare([t], current_sha256([]), caches=True)
+        rows = frame[frame.metric.isin([L1_HIT, L2_READ, DRAM_READ])]
+        assert len(rows) == 3 and rows.status.str.startswith("within").all(), rows.status.tolist()
+        assert compare.summary(frame) == (10, 10)
 
 
 def test_co_resident_barrier_blocks_run_in_lockstep_only_a_few_to_an_sm():
