@@ -415,9 +415,24 @@ def _sass_per_array(trace: Trace) -> list[tuple]:
 
 # -- cache figures (warpsim.caches): predicted within tolerances, a class of rows of their own ----
 
+def _gemm_sizes(args: Mapping) -> tuple:
+    """A machine-code launch's M, N and K where its scalars are named so (the sgemm kernels), else
+    three Nones."""
+    try:
+        return tuple(int(args[name]) for name in "MNK")
+    except (KeyError, TypeError, ValueError):
+        return None, None, None
+
+
+def _block_text(block) -> str:
+    """A block's shape as x by y, with z where it is not 1 (stencil7's 32x4x2)."""
+    dims = list(block[:3])
+    return "x".join(str(b) for b in (dims if len(dims) > 2 and dims[2] != 1 else dims[:2]))
+
+
 def _label(trace: Trace, stale: bool) -> dict:
-    M, N, K = (None, None, None) if trace.is_sass else trace.sizes
-    return {"kernel": trace.kernel, "M": M, "N": N, "K": K, "block": "x".join(str(b) for b in trace.meta["block"][:2])
+    M, N, K = _gemm_sizes(trace.meta.get("args", {})) if trace.is_sass else trace.sizes
+    return {"kernel": trace.kernel, "M": M, "N": N, "K": K, "block": _block_text(trace.meta["block"])
             if trace.is_sass else f"{trace.block[0]}x{trace.block[1]}", "stale": stale,
             "trace": str(trace.path) if trace.path else ""}
 

@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import math
+from pathlib import Path
 
 import pandas as pd
 
@@ -28,6 +29,15 @@ FIGURES = [Column("predicted"), Column("measured"), Column("diff"),
            Column("status", numeric=False, fold=True, fold_min=13)]
 
 
+def _sizes(row) -> str:
+    """M x N x K for a GEMM's row; for a kernel of other scalars, those its trace is named by
+    (stencil7__X200_Y150_Z100.json: X200_Y150_Z100)."""
+    if not pd.isna(row["M"]):
+        return "x".join(str(int(row[n])) for n in "MNK")
+    stem = Path(str(row.get("trace") or "")).stem
+    return stem.partition("__")[2] or "(no sizes)"
+
+
 def comparison_layouts(frame: pd.DataFrame, title: str, one_launch: bool = False) -> list:
     """Predicted, measured, diff and the status per metric, in the forms `warpsim.terminal.fit`
     picks from: a launch column (left out with `one_launch`: the title names it), or, where that
@@ -41,7 +51,7 @@ def comparison_layouts(frame: pd.DataFrame, title: str, one_launch: bool = False
     sections, beside, above, above_sections, listed = [], [], [], [], []
     previous = None
     for _, row in frame.iterrows():
-        launch = f"{row['kernel']} {row['M']}x{row['N']}x{row['K']} block {row['block']}"
+        launch = f"{row['kernel']} {_sizes(row)} block {row['block']}"
         figures = [_cell(row["predicted"]), _cell(row["measured"]), _cell(row["diff"]), row["status"]]
         if launch != previous:
             if previous is not None:
