@@ -190,6 +190,31 @@ def stencil7(a: Arrays, s: Scalars) -> Arrays:
     return {"out": out.reshape(-1).astype(np.float32)}
 
 
+def stencil2d(a: Arrays, s: Scalars) -> Arrays:
+    W, H = s["W"], s["H"]
+    u, out = _matrix(a["in"], H, W), _matrix(a["out"], H, W)
+    if W > 2 and H > 2:
+        out[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+    return {"out": out.reshape(-1).astype(np.float32)}
+
+
+def saxpy(a: Arrays, s: Scalars) -> Arrays:
+    n = s["n"]
+    return {"y": (s["a"] * a["x"][:n].astype(np.float64) + a["y"][:n].astype(np.float64)).astype(np.float32)}
+
+
+def batched_gemv(a: Arrays, s: Scalars) -> Arrays:
+    B, M, N = s["B"], s["M"], s["N"]
+    A = a["A"][: B * M * N].astype(np.float64).reshape(B, M, N)
+    x = a["x"][: B * N].astype(np.float64).reshape(B, N, 1)
+    return {"y": (A @ x).reshape(-1).astype(np.float32)}
+
+
+def bias_add(a: Arrays, s: Scalars) -> Arrays:
+    M, N = s["M"], s["N"]
+    return {"y": (_matrix(a["x"], M, N) + a["b"][:N].astype(np.float64)).reshape(-1).astype(np.float32)}
+
+
 REFERENCES: dict[str, Reference] = {
     "stencil.cu:stencil5": stencil5,
     "layernorm.cu:layernorm_warp": layernorm,
@@ -218,4 +243,9 @@ REFERENCES: dict[str, Reference] = {
     "wmma.cu:wmma_half_smem": wmma_half,
     "splitk.cu:sgemm_splitk": sgemm_splitk,
     "batched.cu:sgemm_batched": sgemm_batched,
+    "idioms.cu:stencil2d": stencil2d,
+    "idioms.cu:saxpy_gs": saxpy,
+    "idioms.cu:transpose_pad": transpose,
+    "idioms.cu:batched_gemv": batched_gemv,
+    "idioms.cu:bias_add": bias_add,
 }
