@@ -224,14 +224,20 @@ def test_the_footprint_of_a_large_triangle_is_counted_not_refused():
     assert footprint.exact(prog) == {"B": 2048 * 2048 * 4 // 32, "L": 2 * sum(-(-4 * (r + 1) // 64) for r in range(2048))}
 
 
+#: Catalog kernels whose cache figures the model refuses past 64 blocks: bias_add's b[i % N]
+#: divides by a parameter (tests/test_caches_recorded.py asserts the refusal on its traces)
+CACHE_REFUSED = {"bias_add"}
+
+
 def _catalog_launch(draw):
-    """A catalog kernel at a size of its kind: each of M, N, K (or n) a multiple of what all its
-    listed sizes share (the float4 kernels' 4, wmma's 16), up to 400; other arguments as listed."""
+    """A catalog kernel the cache model follows at a size of its kind: each of M, N, K (or n) a
+    multiple of what all its listed sizes share (the float4 kernels' 4, wmma's 16), up to 400;
+    other arguments as listed."""
     import math
 
     from warpsim.sass.analyze import prepare
 
-    entry = draw(st.sampled_from(CATALOG))
+    entry = draw(st.sampled_from([e for e in CATALOG if e["entry"] not in CACHE_REFUSED]))
     sizes = entry["sizes"]
     size = dict(sizes[0])
     for d in ("M", "N", "K", "n"):
