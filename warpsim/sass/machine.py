@@ -408,8 +408,12 @@ class Machine:
         of block indices alone), so that each piece reads one side."""
         cut = block_cuts(v.cond, self.env, self.block_dims)
         if cut is not None:
-            raise SplitRequest(cut[0], [c + self.block_start[cut[0]] for c in cut[1]],
-                               "a value that depends on the block's side of an edge")
+            self.split_at(cut, "a value that depends on the block's side of an edge")
+
+    def split_at(self, cut: tuple[str, list[int]], why: str) -> None:
+        """Ask for the block index `cut[0]`'s range to be cut at `cut[1]` (indices from this
+        piece's start, as block_cuts and carry_cuts give them)."""
+        raise SplitRequest(cut[0], [c + self.block_start[cut[0]] for c in cut[1]], why)
 
     def decide(self, f: F.Formula) -> F.Formula:
         return decide(f, self.env)

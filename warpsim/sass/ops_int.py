@@ -21,7 +21,6 @@ from warpsim.sass.values import (
     Opaque,
     Poison,
     PredPack,
-    SplitRequest,
     bounds,
     carry_cuts,
     const,
@@ -151,8 +150,7 @@ def _carries(m, total: Sym) -> Sym:
     if lo >> 32 != hi >> 32:
         cut = carry_cuts(total, m.env, m.block_dims)
         if cut is not None:  # decided on each side of a block edge (a row before the first, say)
-            raise SplitRequest(cut[0], [c + m.block_start[cut[0]] for c in cut[1]],
-                               "a carry between 32-bit halves that depends on the block's side of an edge")
+            m.split_at(cut, "a carry between 32-bit halves that depends on the block's side of an edge")
         raise NotAffine("a carry between 32-bit halves that differs across blocks or iterations "
                         "(a 64-bit value crosses a 4 GiB boundary)")
     return const(lo >> 32)
