@@ -52,14 +52,19 @@ def save(name: str, pairs: list[tuple[dict, dict]]) -> None:
     print(f"wrote {out}: {len(pairs)} launches, and their predictions")
 
 
-def main(name: str = "blind", files: tuple[str, ...] = FILES) -> None:
+def file_pairs(files: tuple[str, ...]) -> list[tuple[dict, dict]]:
+    """Every catalog kernel of `files` at each of its catalog sizes: (plan entry, prediction) pairs."""
     catalog = tomllib.loads((REPO / "kernels/catalog.toml").read_text())["kernel"]
     pairs = []
     for e in (e for e in catalog if e["file"] in files):
         for i, size in enumerate(e["sizes"]):
             pairs.append(predict(REPO / "kernels" / e["file"], e["entry"], e["grid"], e["block"],
                                  {**size, **e["buffers"]}, i == e["per_array"], f"{e['file']}:{e['entry']}"))
-    save(name, pairs)
+    return pairs
+
+
+def main(name: str = "blind", files: tuple[str, ...] = FILES) -> None:
+    save(name, file_pairs(files))
 
 
 if __name__ == "__main__":

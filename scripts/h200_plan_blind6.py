@@ -11,9 +11,7 @@ constant of the model was chosen on any of them. Run where nvcc is: python scrip
 
 from __future__ import annotations
 
-import tomllib
-
-from h200_plan_blind import REPO, predict, save
+from h200_plan_blind import file_pairs, save
 from h200_plan_blind3 import catalog_pairs
 
 NEW_SIZES = (
@@ -23,13 +21,7 @@ NEW_SIZES = (
 
 
 def main() -> None:
-    catalog = tomllib.loads((REPO / "kernels/catalog.toml").read_text())["kernel"]
-    pairs = []
-    for e in (e for e in catalog if e["file"] == "idioms.cu"):
-        for i, size in enumerate(e["sizes"]):
-            pairs.append(predict(REPO / "kernels" / e["file"], e["entry"], e["grid"], e["block"],
-                                 {**size, **e["buffers"]}, i == e["per_array"], f"{e['file']}:{e['entry']}"))
-    save("blind6", pairs + catalog_pairs(NEW_SIZES))
+    save("blind6", file_pairs(("idioms.cu",)) + catalog_pairs(NEW_SIZES))
 
 
 if __name__ == "__main__":
