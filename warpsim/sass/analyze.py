@@ -247,6 +247,28 @@ def brute_force(kernel: Kernel, by_line: bool = False, by_pc: bool = False, chun
     """Every block, every iteration, every thread executed concretely (the reference);
     `progress(done, total)` after each chunk of blocks; `max_seconds`: refuse (TooLong) when the
     first chunk projects the whole run past it."""
+    items = []
+
+    def record(a: Access, n: int, lo: int, hi: int) -> None:
+        if a.space == "check":
+            return  # concrete runs follow every thread: nothing to prove
+        addr = np.broadcast_to(np.asarray(a.address.thread, dtype=np.int64), (n,)).reshape(-1, 32)
+        reach = _mask(a.cond, n)
+        live = reach & _mask(a.pred, n)
+        counts = tally(a.space, a.width, addr, live.reshape(-1, 32), reach.reshape(-1, 32).any(axis=1),
+                       np.ones(n // 32, dtype=np.int64))
+        items.append(((a.space, a.array, a.op, a.width, a.ins.line or 0, a.ins.pc, a.ins.opcode), counts))
+
+    run_blocks(kernel, record, chunk_threads, max_blocks, progress, max_seconds)
+    return analysis(kernel, _rows(items, by_line, by_pc), "brute force")
+
+
+def run_blocks(kernel: Kernel, record, chunk_threads: int = 1 << 15, max_blocks: int = ENUMERATE_BLOCKS,
+               progress=None, max_seconds: float | None = None) -> int:
+    """Run every block concretely, in chunks of blocks in linear order (x fastest):
+    `record(access, n, lo, hi)` for each memory access of the chunk of blocks [lo, hi), whose
+    n threads (hi - lo blocks of whole warps) its address and conditions give. Returns the
+    threads of a block (padded to whole warps)."""
     k = kernel.launch
     gx, gy, gz = k.grid
     total = gx * gy * gz
@@ -257,24 +279,12 @@ def brute_force(kernel: Kernel, by_line: bool = False, by_pc: bool = False, chun
     launch = k.launch(kernel.program.function.shared_vars)
     threads = -(-launch.threads // 32) * 32
     per = max(1, chunk_threads // threads)
-    items = []
     start = time.perf_counter()
-
-    def record(a: Access) -> None:
-        if a.space == "check":
-            return  # concrete runs follow every thread: nothing to prove
-        n = len(m.linear)
-        addr = np.broadcast_to(np.asarray(a.address.thread, dtype=np.int64), (n,)).reshape(-1, 32)
-        reach = _mask(a.cond, n)
-        live = reach & _mask(a.pred, n)
-        counts = tally(a.space, a.width, addr, live.reshape(-1, 32), reach.reshape(-1, 32).any(axis=1),
-                       np.ones(n // 32, dtype=np.int64))
-        items.append(((a.space, a.array, a.op, a.width, a.ins.line or 0, a.ins.pc, a.ins.opcode), counts))
-
     # a small first chunk, so that a run too long to finish is refused after a moment
     edges = [0, *range(max(1, per // 16), total, per), total]
     for lo, hi in zip(edges[:-1], edges[1:]):
-        m = Machine(kernel.program, launch, record, blocks=blocks[lo:hi])
+        n = (hi - lo) * threads
+        m = Machine(kernel.program, launch, lambda a, lo=lo, hi=hi, n=n: record(a, n, lo, hi), blocks=blocks[lo:hi])
         try:
             m.run()
         except EngineError as e:
@@ -285,7 +295,7 @@ def brute_force(kernel: Kernel, by_line: bool = False, by_pc: bool = False, chun
                           f"(its first {hi:,} took {elapsed:.1f} s; the limit is {max_seconds:,.0f} s)")
         if progress is not None:
             progress(hi, total)
-    return analysis(kernel, _rows(items, by_line, by_pc), "brute force")
+    return threads
 
 
 def _mask(f, n: int) -> np.ndarray:
