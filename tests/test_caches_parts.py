@@ -4,6 +4,7 @@ warp requests against the exact coalescer."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -224,11 +225,6 @@ def test_the_footprint_of_a_large_triangle_is_counted_not_refused():
     assert footprint.exact(prog) == {"B": 2048 * 2048 * 4 // 32, "L": 2 * sum(-(-4 * (r + 1) // 64) for r in range(2048))}
 
 
-#: Catalog kernels whose cache figures the model refuses past 64 blocks: bias_add's b[i % N]
-#: divides by a parameter (tests/test_caches_recorded.py asserts the refusal on its traces)
-CACHE_REFUSED = {"bias_add"}
-
-
 def _catalog_launch(draw):
     """A catalog kernel the cache model follows at a size of its kind: each of M, N, K (or n) a
     multiple of what all its listed sizes share (the float4 kernels' 4, wmma's 16), up to 400;
@@ -237,7 +233,7 @@ def _catalog_launch(draw):
 
     from warpsim.sass.analyze import prepare
 
-    entry = draw(st.sampled_from([e for e in CATALOG if e["entry"] not in CACHE_REFUSED]))
+    entry = draw(st.sampled_from(CATALOG))
     sizes = entry["sizes"]
     size = dict(sizes[0])
     for d in ("M", "N", "K", "n"):
@@ -281,6 +277,38 @@ def test_any_catalog_launch_gets_cache_figures_that_can_be(data):
     for r in p.rows:
         if r.array in sectors and r.array not in atomics and r.load_sectors:
             assert r.l2_read_sectors >= 0.99 * sectors[r.array], (name, size, r.array, r.l2_read_sectors, sectors)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_loop_free_catalog_launch_run_block_by_block_gives_the_symbolic_accesses_counts(data):
+    # the concrete path (caches.program._run_blocks: every block's addresses from running it)
+    # against the symbolic one on launches both can follow: per instruction the same exact
+    # counters and, per array, the same distinct sectors its loads touch
+    from hypothesis import assume
+
+    from warpsim.caches import footprint, lanes, program
+    from warpsim.sass.analyze import NotSymbolic
+
+    name, size, kernel = _catalog_launch(data.draw)
+    symbolic = program.from_machine_code(kernel)
+    assume(not any(a.site.dims and any(not d.startswith("blockIdx") for d, _ in a.site.dims)
+                   for a in symbolic.accesses) and symbolic.blocks <= 4096)
+    concrete, threads = program._run_blocks(kernel, NotSymbolic(f"{kernel.name}: forced"))
+    assert threads == symbolic.threads
+    want: dict = {}
+    for a in symbolic.accesses:
+        for k, v in lanes.count(a, threads).items():
+            want.setdefault(a.site.pc, {}).setdefault(k, 0)
+            want[a.site.pc][k] += v
+    got = {a.site.pc: lanes.count(a, threads) for a in concrete}
+
+    def run(counts):  # an instruction no thread reaches: no access in the concrete run
+        return {pc: c for pc, c in counts.items() if any(c.values())}
+
+    assert run(got) == run(want), (name, size)
+    forced = dataclasses.replace(symbolic, accesses=tuple(concrete))
+    assert footprint.exact(forced, granule=32) == footprint.exact(symbolic, granule=32), (name, size)
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -424,26 +452,60 @@ def test_a_blocks_loops_run_one_after_another():
     assert all(phase[lp][1] == pytest.approx(loads[lp] / work.sum()) for lp in phase)
 
 
-def test_a_launch_counted_block_by_block_gets_no_cache_figures_and_says_why(tmp_path):
-    # a grid-stride loop with i % N over 264 blocks (more than the 64 values of a block index the
-    # symbolic run takes one at a time): an integer division by a parameter, not affine in the block
-    # index, so the exact counts run block by block; the cache model needs the accesses as
-    # functions of the block indices and says so, naming the instruction, instead of the
-    # engine's "cannot count this kernel exactly" (its counts were exact)
-    from warpsim.caches import caches_for_launch
-    from warpsim.errors import UsageError
-    from warpsim.sass.analyze import analyze_launch, prepare
+SCALE_CU = ('extern "C" __global__ void scale(int M, int N, const float *x, const float *s, float *y) {\n'
+            '  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < M * N; i += gridDim.x * blockDim.x)\n'
+            '    y[i] = x[i] * s[i % N];\n}\n')
+
+
+def _scale(tmp_path, grid: str, M: int, N: int):
+    from warpsim.sass.analyze import prepare
 
     src = tmp_path / "scale.cu"
-    src.write_text('extern "C" __global__ void scale(int M, int N, const float *x, const float *s, float *y) {\n'
-                   '  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < M * N; i += gridDim.x * blockDim.x)\n'
-                   '    y[i] = x[i] * s[i % N];\n}\n')
-    k = prepare(src, "scale", "264", "256", {"M": "97", "N": "61", "x": "float[M*N]", "s": "float[N]", "y": "float[M*N]"})
+    src.write_text(SCALE_CU)
+    return prepare(src, "scale", grid, "256", {"M": str(M), "N": str(N), "x": "float[M*N]", "s": "float[N]",
+                                               "y": "float[M*N]"})
+
+
+def test_a_launch_run_block_by_block_is_predicted_from_every_blocks_addresses(tmp_path):
+    # a grid-stride loop with i % N over 264 blocks (more than the 64 values of a block index the
+    # symbolic run takes one at a time): an integer division by a parameter, not affine in the block
+    # index, so the exact counts run block by block, and the cache model takes every block's
+    # addresses from that run (caches.program.Concrete). At 97x61 each thread runs the body at most
+    # once (5,917 elements, 67,584 threads): one access per instruction, of 24 blocks with live lanes
+    from warpsim.caches import caches_for_launch
+    from warpsim.sass.analyze import analyze_launch
+
+    k = _scale(tmp_path, "264", 97, 61)
+    exact = {(r.array, r.op): r.sectors for r in analyze_launch(k).rows}
+    assert exact[("x", "load")] == exact[("y", "store")] == -(-97 * 61 * 4 // 32)  # 5,917 floats, read and written once
+    rows = {r.array: r for r in caches_for_launch(k).rows}
+    assert rows["x"].load_sectors == exact[("x", "load")] and rows["s"].load_sectors == exact[("s", "load")]
+    assert rows["y"].l2_write_sectors == exact[("y", "store")]
+    assert rows["x"].l1_hit_sectors == 0  # every sector of x is read by one warp, once
+    # x in DRAM's 64-byte pieces: 23,668 bytes from an aligned start, 370 pieces (the exact footprint)
+    assert rows["x"].dram_read_bytes == 370 * 64
+    # s: 61 floats, 244 bytes, 4 pieces; each of 24 blocks reads a stretch of it that wraps
+    # around, and the warps of one SM share its 8 sectors: most of its 935 sectors hit
+    assert rows["s"].l1_hit_sectors > 0.5 * rows["s"].load_sectors
+
+
+def test_a_launch_run_block_by_block_with_a_loop_gets_no_cache_figures_and_says_why(tmp_path):
+    # the same grid-stride loop over 100 blocks at 300x257: each thread runs its body 3 or 4
+    # times (77,100 elements, 25,600 threads), so each instruction would be an access per
+    # iteration of every block, which the cache model does not keep concretely: it says so,
+    # naming the instruction that divides, where its exact counts stand
+    from warpsim.caches import caches_for_launch
+    from warpsim.errors import UsageError
+    from warpsim.sass.analyze import analyze_launch
+
+    k = _scale(tmp_path, "100", 300, 257)
     rows = {(r.array, r.op): r.sectors for r in analyze_launch(k).rows}
-    assert rows[("x", "load")] == rows[("y", "store")] == -(-97 * 61 * 4 // 32)  # 5,917 floats, read and written once
+    assert rows[("x", "load")] == rows[("y", "store")] == -(-300 * 257 * 4 // 32)  # 77,100 floats, once each
     with pytest.raises(UsageError, match=r"^scale: the cache model follows a launch's accesses as functions of its "
-                                         r"block indices, and this launch's are not \(.*line 3\); its exact counts, "
-                                         r"run block by block, need no --caches$"):
+                                         r"block indices, and this launch's are not \(.*line 3\); run block by "
+                                         r"block, its instruction at pc 0x[0-9a-f]+ runs more than once per thread "
+                                         r"\(a loop\), which the cache model does not follow concretely: drop "
+                                         r"--caches$"):
         caches_for_launch(k)
 
 

@@ -50,12 +50,21 @@ def exact(program, granule: int = GRANULE, limit: int = SPANS) -> dict[str, int]
     most a granule is solved for as a range per lane (its conditions bound it), so that each
     lane gives one contiguous span of granules. The spans' union is counted per array.
     """
-    plans = [_plan(a, program.threads, granule) for a in program.accesses if a.op != "store"]
+    read = [a for a in program.accesses if a.op != "store"]
+    plans = [_plan(a, program.threads, granule) for a in read if a.concrete is None]
     if sum(p.spans for p in plans) > limit:
         return None
     runs: dict[str, list] = {}
     for p in plans:
         runs.setdefault(p.access.array, []).extend(_spans(p, granule))
+    for a in read:
+        if a.concrete is None:
+            continue
+        c = a.concrete  # every lane's address is at hand: its granules, a chunk of blocks at a time
+        per = CHUNK // c.address.shape[1] + 1
+        for lo in range(0, len(c.address), per):
+            first = a.base + c.address[lo:lo + per][c.live[lo:lo + per]]
+            runs.setdefault(a.array, []).append(_merge(first // granule, (first + a.site.width - 1) // granule))
     return {name: _union(parts) * granule // SECTOR for name, parts in runs.items()}
 
 

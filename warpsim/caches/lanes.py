@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from warpsim import formula as F
-from warpsim.fast import as_formula
+from warpsim.fast import as_formula, count_site
+from warpsim.tally import tally
 
 SECTOR = 32
 SECTORS_PER_LINE = 4
@@ -35,12 +36,37 @@ def block_values(access, bx: np.ndarray, by: np.ndarray, bz: np.ndarray) -> tupl
 
 def lanes(access, threads: int, values: dict[str, np.ndarray], g: int) -> tuple[np.ndarray, np.ndarray]:
     """(g, threads) int64 byte addresses and bool live lanes of one access at g points, `values`
-    giving each launch dimension of the site (g,) values."""
+    giving each launch dimension of the site (g,) values (a concrete access: its blocks' rows)."""
+    if access.concrete is not None:
+        rows = access.concrete.rows(values)
+        return access.base + access.concrete.address[rows], access.concrete.live[rows]
     site = access.site
     shift = access.base + affine(site.address.coef.items(), values, g)
     thread = np.broadcast_to(np.asarray(site.address.thread, dtype=np.int64), (threads,))
     addr = shift[:, None] + thread[None, :]
     return addr, passing([as_formula(site.region), as_formula(site.predicate)], values, g, threads)
+
+
+def count(access, threads: int) -> dict[str, int]:
+    """The access's exact counters over the launch, as `warpsim.fast.count_site` gives them (a
+    concrete access: tallied over every block's warps, as the brute force counts them)."""
+    c = access.concrete
+    if c is None:
+        return count_site(access.site, threads)
+    address, live, reach = (t.reshape(-1, 32) for t in (c.address, c.live, c.reach))
+    total: dict[str, int] = {}
+    for lo in range(0, len(address), CONCRETE_WARPS):
+        part = slice(lo, lo + CONCRETE_WARPS)
+        counts = tally(access.site.space, access.site.width, address[part], live[part], reach[part].any(axis=1),
+                       np.ones(len(address[part]), dtype=np.int64))
+        for name, v in counts.items():
+            total[name] = total.get(name, 0) + v
+    return total
+
+
+CONCRETE_WARPS = 1 << 15  # warps of a concrete access tallied at once (memory: a few MB a column)
+
+
 
 
 def affine(coef, values: dict[str, np.ndarray], g: int, skip: str | None = None) -> np.ndarray:

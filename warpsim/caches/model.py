@@ -19,11 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from warpsim.caches import footprint, l1, l2, tiles
+from warpsim.caches import footprint, l1, l2, lanes, tiles
 from warpsim.caches.hardware import H200, Hierarchy
 from warpsim.caches import residency as residency_module
 from warpsim.caches.residency import Residency, dispatch_mode, residency
-from warpsim.fast import count_site
 
 #: Bytes every launch reads from DRAM besides its arrays and its machine code: axpy_float2
 #: (traces/sass/axpy_float2) reads 2752 and 2688 bytes more than its two vectors at n = 97 and
@@ -129,7 +128,7 @@ def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePred
     """Predict the cache figures of a launch (warpsim.caches.program.Program); `mode` forces
     the dispatch (waves, staggered or offset) instead of `residency.dispatch_mode`'s rule."""
     res = residency(program.threads, program.registers, program.shared_bytes, hw)
-    counts = [count_site(a.site, program.threads) for a in program.accesses]
+    counts = [lanes.count(a, program.threads) for a in program.accesses]
     sectors = np.array([c.get("sectors", 0) for c in counts], dtype=float)
     lines = sum(c.get("lines", 0) for c, a in zip(counts, program.accesses) if a.op == "load")
     reqs = sum(c.get("requests", 0) for c, a in zip(counts, program.accesses) if a.op == "load")

@@ -8,14 +8,20 @@ indices from the piece's first), and whether an access allocates in L1. `Program
 
     hand model:   warpsim.engine.trace(kernel, M, N, K)  --> sites   (+ the cubin's resources)
     machine code: warpsim.sass.machine.Machine per piece --> sites, each with its piece
+                  (a launch the engine cannot follow symbolically, run block by block:
+                  every block's addresses, `Concrete`, one access per instruction)
 
 Limitations: sites are kept in the order the front-end records them, which is program order
-within a loop body and along the kernel (the order the cache model interleaves warps in).
+within a loop body and along the kernel (the order the cache model interleaves warps in). A
+launch run block by block is followed only where each memory instruction runs once per thread
+(no loop: a loop's iterations would each be an access of every block, kept concretely).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+import numpy as np
 
 from warpsim.trace import Site
 
@@ -24,6 +30,23 @@ from warpsim.trace import Site
 BUFFER_STRIDE = 1 << 40
 BUFFER_OFFSET = 1 << 28
 HAND_MODEL_ARRAYS = ("A", "B", "C")
+
+
+@dataclass(frozen=True, eq=False)
+class Concrete:
+    """An access in every block of a launch run block by block: per block (linear, x fastest)
+    and thread, its byte address, whether the thread reaches it, and whether it touches memory
+    (reached and not predicated off)."""
+
+    address: np.ndarray  # (blocks, threads) int64
+    reach: np.ndarray  # (blocks, threads) bool
+    live: np.ndarray  # (blocks, threads) bool
+    grid: tuple[int, int, int]
+
+    def rows(self, values: dict) -> np.ndarray:
+        """The blocks' rows for `values`' blockIdx.x, .y, .z (arrays of equal length)."""
+        gx, gy, _ = self.grid
+        return values["blockIdx.x"] + gx * (values["blockIdx.y"] + gy * values["blockIdx.z"])
 
 
 @dataclass(frozen=True)
@@ -35,6 +58,7 @@ class Access:
     base: int  # bytes added to the site's addresses
     blocks: tuple[tuple[int, int], ...]  # per axis x, y, z: the [start, stop) of block indices it is for
     l1: bool  # allocates in L1 (loads; not cp.async .BYPASS, not stores or atomics)
+    concrete: Concrete | None = None  # every block's addresses, where the site's are not functions of them
 
     @property
     def array(self) -> str:
@@ -93,14 +117,19 @@ def from_model(kernel: str, M: int, N: int, K: int, block=None) -> Program:
 
 def from_machine_code(kernel) -> Program:
     """Any kernel (a `warpsim.sass.analyze.Kernel`) through its machine code."""
-    sites, threads = pieces(kernel)
-    by_pc = kernel.program.by_pc
-    accesses = []
-    for i, (s, ranges) in enumerate(sites):
-        if s.space != "global":
-            continue
-        mods = by_pc[s.pc].mods if s.pc in by_pc else ()
-        accesses.append(Access(s, i, 0, tuple(ranges[a] for a in "xyz"), _allocates(s, mods)))
+    from warpsim.sass.analyze import NotSymbolic
+
+    try:
+        sites, threads = pieces(kernel)
+        by_pc = kernel.program.by_pc
+        accesses = []
+        for i, (s, ranges) in enumerate(sites):
+            if s.space != "global":
+                continue
+            mods = by_pc[s.pc].mods if s.pc in by_pc else ()
+            accesses.append(Access(s, i, 0, tuple(ranges[a] for a in "xyz"), _allocates(s, mods)))
+    except NotSymbolic as refused:
+        accesses, threads = _run_blocks(kernel, refused)
     function = kernel.program.function
     buffers = kernel.launch.launch(function.shared_vars).buffers
     sizes = [b.nbytes for b in buffers]
@@ -108,6 +137,59 @@ def from_machine_code(kernel) -> Program:
     return Program(kernel.name, tuple(kernel.launch.grid), tuple(kernel.launch.block), threads, tuple(accesses),
                    function.registers, function.shared_bytes, barrier_in_loop(kernel.program), footprint,
                    code_bytes(kernel.program))
+
+
+def _run_blocks(kernel, refused) -> tuple[list[Access], int]:
+    """The global accesses of a launch the SASS engine cannot follow symbolically (an address
+    that divides by a parameter: bias_add's `b[i % N]`), each instruction's addresses in every
+    block from running the blocks concretely (`warpsim.sass.analyze.run_blocks`, under the
+    limits that counting it block by block has). Refused where an instruction runs more than
+    once per thread (a loop)."""
+    from warpsim.errors import UsageError
+    from warpsim.sass import analyze
+    from warpsim.symbolic import Sym
+
+    grid = tuple(kernel.launch.grid)
+    total = int(np.prod(grid))
+    why = f"{kernel.name}: the cache model follows a launch's accesses as functions of its block indices, and " \
+          f"this launch's are not ({refused.reason(kernel.name)})"
+    if total > analyze.ENUMERATE_BLOCKS:
+        raise UsageError(f"{why}; its {total:,} blocks are too many to run one by one (at most "
+                         f"{analyze.ENUMERATE_BLOCKS:,}): drop --caches") from None
+    tables: dict[int, list] = {}  # pc -> [site, address, reach, live]
+    ran: set = set()  # (pc, first block of the chunk)
+
+    def record(a, n: int, lo: int, hi: int) -> None:
+        if a.space != "global":
+            return
+        key = a.ins.pc
+        if (key, lo) in ran:
+            raise UsageError(f"{why}; run block by block, its instruction at pc {a.ins.pc:#x} runs more than once "
+                             "per thread (a loop), which the cache model does not follow concretely: drop --caches")
+        ran.add((key, lo))
+        if key not in tables:
+            site = Site(a.space, a.array, a.op, a.width, a.ins.line or 0, Sym(), (), (),
+                        tuple((f"blockIdx.{x}", g) for x, g in zip("xyz", grid) if g > 1), a.ins.pc, a.ins.opcode)
+            shape = (total, n // (hi - lo))
+            tables[key] = [site, np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=bool),
+                           np.zeros(shape, dtype=bool)]
+        _, address, reach, live = tables[key]
+        address[lo:hi] = np.broadcast_to(np.asarray(a.address.thread, dtype=np.int64), (n,)).reshape(hi - lo, -1)
+        reach[lo:hi] = analyze._mask(a.cond, n).reshape(hi - lo, -1)
+        live[lo:hi] = reach[lo:hi] & analyze._mask(a.pred, n).reshape(hi - lo, -1)
+
+    try:
+        threads = analyze.run_blocks(kernel, record, max_seconds=analyze.ENUMERATE_SECONDS)
+    except analyze.TooLong as e:
+        raise UsageError(f"{why}; {e}: drop --caches") from None
+    by_pc = kernel.program.by_pc
+    accesses = []
+    for i, key in enumerate(sorted(tables)):
+        site, address, reach, live = tables[key]
+        mods = by_pc[site.pc].mods if site.pc in by_pc else ()
+        accesses.append(Access(site, i, 0, tuple((0, g) for g in grid), _allocates(site, mods),
+                               Concrete(address, reach, live, grid)))
+    return accesses, threads
 
 
 def code_bytes(program) -> int:
@@ -128,14 +210,7 @@ def pieces(kernel) -> tuple[list[tuple[Site, dict]], int]:
 
     Why not `trace` itself: a piece's sites count block indices from the piece's start and do
     not say where it is, which counting needs not but placing blocks in time does."""
-    from warpsim.errors import UsageError
-    from warpsim.sass.analyze import NotSymbolic
     from warpsim.sass.analyze import pieces as sass_pieces
 
-    try:
-        found, threads = sass_pieces(kernel)
-    except NotSymbolic as e:  # exact counts run block by block; the cache model needs the sites
-        raise UsageError(f"{kernel.name}: the cache model follows a launch's accesses as functions of its block "
-                         f"indices, and this launch's are not ({e.reason(kernel.name)}); its exact counts, run "
-                         "block by block, need no --caches") from None
+    found, threads = sass_pieces(kernel)
     return [(site, ranges) for ranges, sites in found for site in sites], threads
