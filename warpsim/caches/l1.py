@@ -79,21 +79,41 @@ def sample_groups(program, res: Residency, samples: int = SAMPLES) -> list[list[
     blocks = program.blocks
     picks = dict.fromkeys(round(k * (blocks - 1) / max(1, samples - 1)) for k in range(samples))
     groups = {tuple(group_of(b, res, blocks, k)) for k, b in enumerate(picks)}
-    gx, gy, _ = program.grid
-
-    def covered(ranges) -> bool:  # by a block off the piece's last row and column (an edge block
-        for g in groups:          # may run a few of its warps: split-K's last block at M = 97, one)
-            for b in g:
-                at = (b % gx, (b // gx) % gy, b // (gx * gy))
-                if all(lo <= v < hi and (hi - lo == 1 or v < hi - 1) for v, (lo, hi) in zip(at, ranges)):
-                    return True
-        return False
-
-    for ranges in dict.fromkeys(a.blocks for a in program.accesses):
-        if not covered(ranges):
-            x, y, z = ((lo + hi - 1) // 2 for lo, hi in ranges)  # the piece's middle block
-            groups.add(tuple(holding(x + gx * (y + gy * z), res, blocks)))
+    for b in uncovered(program, groups):
+        groups.add(tuple(holding(b, res, blocks)))
     return [list(g) for g in sorted(groups)]
+
+
+def uncovered(program, groups):
+    """Yields the middle block of every piece of the launch that no block of `groups` holds but
+    on its last row or column (an edge block may run a few of its warps: split-K's last block at
+    M = 97, one); `groups` is read again at each piece, so that a group the caller adds for one
+    piece may hold the next."""
+    gx, gy, _ = program.grid
+    for ranges in dict.fromkeys(a.blocks for a in program.accesses):
+        if not any(all(lo <= v < hi and (hi - lo == 1 or v < hi - 1) for v, (lo, hi) in zip(at, ranges))
+                   for g in groups for at in ((b % gx, (b // gx) % gy, b // (gx * gy)) for b in g)):
+            x, y, z = ((lo + hi - 1) // 2 for lo, hi in ranges)
+            yield x + gx * (y + gy * z)
+
+
+def histories(program, res: Residency, samples: int, budget: int) -> list[list[int]]:
+    """A launch without loops of more blocks than one wave: whole SMs over the launch, each SM s
+    its blocks s, s + sms, s + 2 sms, ... in order (co-resident blocks stay about an SM count
+    apart as each freed slot takes the next block: warpsim.caches.residency), as many SMs as
+    the budget of lines allows (evenly spaced), and the SM of each piece's middle block that
+    none of them holds. What one block leaves in L1 its SM's later blocks find: bias_add's
+    `b[i % N]` (a row of N floats every block reads a stretch of) misses on each SM once per
+    sector, 16,500 = 132 x 125 sectors of its 125,000 at 1000x1000 (traces/holdout/blind6),
+    where replaying the blocks of one wave alone missed three times as many."""
+    sms, blocks = res.sms, program.blocks
+    one = sample_records(program, [list(range(0, blocks, sms))], Window({}, {}), res.blocks_per_sm)
+    n = min(sms, max(samples, budget // max(1, len(one.line))))
+    picks = {round(k * (sms - 1) / max(1, n - 1)) for k in range(n)}
+    groups = [list(range(s, blocks, sms)) for s in sorted(picks)]
+    for b in uncovered(program, groups):
+        groups.append(list(range(b % sms, blocks, sms)))
+    return sorted(groups)
 
 
 @dataclass
@@ -139,11 +159,16 @@ def replay(program, res: Residency, stream_of: np.ndarray, hw: Hierarchy = H200,
         # even blocks start on a sector, odd ones 16 B in; 16 samples 6 apart were all even, and
         # x's L1 misses came out 1.5% below the distinct sectors every launch must fetch)
         samples = max(samples, program.blocks)
-    elif not any(loop_dims(a.site) for a in program.accesses):
-        samples = _loop_free_samples(program, res, samples, budget)
-    groups = sample_groups(program, res, samples)
+    resident = None  # groups are blocks resident together (else whole SMs, `resident` at a time)
+    if program.blocks > res.sms and not any(loop_dims(a.site) for a in program.accesses):
+        if program.blocks > res.slots:
+            groups, resident = histories(program, res, samples, budget), res.blocks_per_sm
+        else:
+            groups = sample_groups(program, res, _loop_free_samples(program, res, samples, budget))
+    else:
+        groups = sample_groups(program, res, samples)
     window = Window.choose(program, groups, budget)
-    rec = sample_records(program, groups, window).sorted()
+    rec = sample_records(program, groups, window, resident).sorted()
     n = len(program.accesses)
     allocating = np.array([a.l1 for a in program.accesses], dtype=bool)
     hit = np.zeros(len(rec.line), dtype=np.uint8)

@@ -163,7 +163,7 @@ class Records:
     block: np.ndarray  # block index (linear)
     line: np.ndarray
     mask: np.ndarray  # sectors asked for
-    key: np.ndarray  # (n, columns) int64: the time order within a group
+    key: np.ndarray  # (n, columns) int64: the time order within a group (the generation first)
     cold: np.ndarray  # in the first half of its loop's simulated window
     iteration: np.ndarray  # the iteration of the access's outermost loop (-1: in no loop)
 
@@ -174,9 +174,11 @@ class Records:
                        self.mask[order], self.key[order], self.cold[order], self.iteration[order])
 
 
-def sample_records(program, groups: list[list[int]], window: Window) -> Records:
+def sample_records(program, groups: list[list[int]], window: Window, resident: int | None = None) -> Records:
     """The lines every warp request of the sampled blocks asks for, over the window's iterations.
-    `groups` lists, per sampled SM, the blocks resident on it together."""
+    `groups` lists, per sampled SM, the blocks resident on it together; or with `resident`, the
+    blocks it runs one after another, `resident` at a time (each generation of them after the
+    one before)."""
     columns, depth = order_columns(program.accesses)
     gx, gy, _ = program.grid
     warps = program.threads // 32
@@ -184,6 +186,8 @@ def sample_records(program, groups: list[list[int]], window: Window) -> Records:
     flat = [(gi, slot, b) for gi, g in enumerate(groups) for slot, b in enumerate(g)]
     gid = np.array([f[0] for f in flat], dtype=np.int64)
     slot = np.array([f[1] for f in flat], dtype=np.int64)
+    generation = slot // resident if resident else np.zeros_like(slot)
+    slot = slot % resident if resident else slot
     blk = np.array([f[2] for f in flat], dtype=np.int64)
     bx, by, bz = blk % gx, (blk // gx) % gy, blk // (gx * gy)
     for ai, a in enumerate(program.accesses):
@@ -201,8 +205,9 @@ def sample_records(program, groups: list[list[int]], window: Window) -> Records:
         point, warp = row // warps, row % warps
         which, inst = pick[point // n], point % n
         loops, firsts = columns[a.order]
-        key = np.full((len(row), 2 * depth + 3), -1, dtype=np.int64)
-        pos = 0
+        key = np.full((len(row), 2 * depth + 4), -1, dtype=np.int64)
+        key[:, 0] = generation[which]
+        pos = 1
         for k in range(len(loops)):
             key[:, pos] = firsts[k]
             key[:, pos + 1] = iters[inst, k]
@@ -220,7 +225,7 @@ def sample_records(program, groups: list[list[int]], window: Window) -> Records:
         out["key"].append(key)
         out["cold"].append(np.asarray(cold, dtype=bool))
         out["iteration"].append(iters[inst, 0] if len(loops) else np.full(len(row), -1, dtype=np.int64))
-    width = 2 * depth + 3
+    width = 2 * depth + 4
     cat = {k: (np.concatenate(v) if v else np.zeros((0, width) if k == "key" else 0, dtype=np.int64))
            for k, v in out.items()}
     return Records(cat["access"], cat["group"], cat["block"], cat["line"], cat["mask"].astype(np.uint8),
