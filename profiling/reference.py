@@ -215,6 +215,21 @@ def bias_add(a: Arrays, s: Scalars) -> Arrays:
     return {"y": (_matrix(a["x"], M, N) + a["b"][:N].astype(np.float64)).reshape(-1).astype(np.float32)}
 
 
+def row_scale(a: Arrays, s: Scalars) -> Arrays:
+    M, N = s["M"], s["N"]
+    return {"y": (_matrix(a["x"], M, N) * a["s"][:M].astype(np.float64)[:, None]).reshape(-1).astype(np.float32)}
+
+
+def outer_flat(a: Arrays, s: Scalars) -> Arrays:
+    M, N = s["M"], s["N"]
+    return {"y": np.outer(a["a"][:M].astype(np.float64), a["b"][:N].astype(np.float64)).reshape(-1).astype(np.float32)}
+
+
+def roll(a: Arrays, s: Scalars) -> Arrays:
+    n = s["n"]
+    return {"y": np.roll(a["x"][:n], -(s["shift"] % n))}
+
+
 REFERENCES: dict[str, Reference] = {
     "stencil.cu:stencil5": stencil5,
     "layernorm.cu:layernorm_warp": layernorm,
@@ -248,4 +263,8 @@ REFERENCES: dict[str, Reference] = {
     "idioms.cu:transpose_pad": transpose,
     "idioms.cu:batched_gemv": batched_gemv,
     "idioms.cu:bias_add": bias_add,
+    "flat.cu:row_scale": row_scale,
+    "flat.cu:outer_flat": outer_flat,
+    "flat.cu:transpose_flat": transpose,
+    "flat.cu:roll": roll,
 }

@@ -1,5 +1,6 @@
-"""The numpy references of kernels/idioms.cu (profiling.reference) against the kernels' own
-loops, written out per thread as the .cu reads, at small odd sizes: what a GPU run is checked by."""
+"""The numpy references of kernels/idioms.cu and flat.cu (profiling.reference) against the
+kernels' own loops, written out per thread as the .cu reads, at small odd sizes: what a GPU run
+is checked by."""
 
 from __future__ import annotations
 
@@ -39,6 +40,18 @@ def _per_thread(entry: str, a: dict, s: dict) -> dict:
                       for b in range(B) for r in range(M)]}
     if entry == "bias_add":
         return {"y": [float(a["x"][i]) + float(a["b"][i % s["N"]]) for i in range(s["M"] * s["N"])]}
+    if entry == "row_scale":
+        return {"y": [float(a["x"][i]) * float(a["s"][i // s["N"]]) for i in range(s["M"] * s["N"])]}
+    if entry == "outer_flat":
+        return {"y": [float(a["a"][i // s["N"]]) * float(a["b"][i % s["N"]]) for i in range(s["M"] * s["N"])]}
+    if entry == "transpose_flat":
+        M, N = s["M"], s["N"]
+        out = np.zeros(M * N)
+        for i in range(M * N):
+            out[(i % N) * M + i // N] = a["in"][i]
+        return {"out": out}
+    if entry == "roll":
+        return {"y": [float(a["x"][(i + s["shift"]) % s["n"]]) for i in range(s["n"])]}
     raise AssertionError(entry)
 
 
@@ -48,14 +61,19 @@ CASES = {
     "transpose_pad": ({"M": 3, "N": 5}, lambda s: {"in": _f(15), "out": _f(15)}),
     "batched_gemv": ({"B": 2, "M": 3, "N": 4}, lambda s: {"A": _f(24), "x": _f(8), "y": _f(6)}),
     "bias_add": ({"M": 3, "N": 5}, lambda s: {"x": _f(15), "b": _f(5), "y": _f(15)}),
+    "row_scale": ({"M": 3, "N": 5}, lambda s: {"x": _f(15), "s": _f(3), "y": _f(15)}),
+    "outer_flat": ({"M": 3, "N": 5}, lambda s: {"a": _f(3), "b": _f(5), "y": _f(15)}),
+    "transpose_flat": ({"M": 3, "N": 5}, lambda s: {"in": _f(15), "out": _f(15)}),
+    "roll": ({"n": 7, "shift": 3}, lambda s: {"x": _f(7), "y": _f(7)}),
 }
+FILE = {"row_scale": "flat.cu", "outer_flat": "flat.cu", "transpose_flat": "flat.cu", "roll": "flat.cu"}
 
 
 @pytest.mark.parametrize("entry", sorted(CASES))
 def test_an_idiom_reference_is_what_each_thread_computes(entry):
     scalars, arrays = CASES[entry]
     a = arrays(scalars)
-    got = REFERENCES[f"idioms.cu:{entry}"](a, scalars)
+    got = REFERENCES[f"{FILE.get(entry, 'idioms.cu')}:{entry}"](a, scalars)
     want = _per_thread(entry, a, scalars)
     assert got.keys() == want.keys()
     for name in got:
