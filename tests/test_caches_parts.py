@@ -489,23 +489,31 @@ def test_a_launch_run_block_by_block_is_predicted_from_every_blocks_addresses(tm
     assert rows["s"].l1_hit_sectors > 0.5 * rows["s"].load_sectors
 
 
-def test_a_launch_run_block_by_block_with_a_loop_gets_no_cache_figures_and_says_why(tmp_path):
+def test_a_loop_run_block_by_block_gives_an_access_per_iteration_and_a_bound(tmp_path, monkeypatch):
     # the same grid-stride loop over 100 blocks at 300x257: each thread runs its body 3 or 4
-    # times (77,100 elements, 25,600 threads), so each instruction would be an access per
-    # iteration of every block, which the cache model does not keep concretely: it says so,
-    # naming the instruction that divides, where its exact counts stand
-    from warpsim.caches import caches_for_launch
+    # times (77,100 elements, 25,600 threads), so each instruction gives an access per iteration
+    # (its k-th run in every thread), in the order they first run: x's k-th loads precede its
+    # (k+1)-th. Past CONCRETE_BYTES of addresses the cache model refuses, in one line
+    from warpsim.caches import caches_for_launch, program
     from warpsim.errors import UsageError
-    from warpsim.sass.analyze import analyze_launch
+    from warpsim.sass.analyze import NotSymbolic, analyze_launch
 
     k = _scale(tmp_path, "100", 300, 257)
-    rows = {(r.array, r.op): r.sectors for r in analyze_launch(k).rows}
-    assert rows[("x", "load")] == rows[("y", "store")] == -(-300 * 257 * 4 // 32)  # 77,100 floats, once each
+    exact = {(r.array, r.op): r.sectors for r in analyze_launch(k).rows}
+    assert exact[("x", "load")] == exact[("y", "store")] == -(-300 * 257 * 4 // 32)  # 77,100 floats, once each
+    accesses, _ = program._run_blocks(k, NotSymbolic("scale: forced"))
+    loads_x = [a for a in accesses if a.array == "x"]
+    assert len(loads_x) == 4  # ceil(77,100 / 25,600) iterations
+    first = [int(a.concrete.address[0, 0]) for a in loads_x]  # block 0, thread 0: element 25,600 k
+    assert np.diff(first).tolist() == [25_600 * 4] * 3
+    rows = {r.array: r for r in caches_for_launch(k).rows}
+    assert rows["x"].load_sectors == exact[("x", "load")] and rows["y"].l2_write_sectors == exact[("y", "store")]
+    assert rows["x"].l1_hit_sectors == 0 and rows["x"].dram_read_bytes == -(-300 * 257 * 4 // 64) * 64
+    monkeypatch.setattr(program, "CONCRETE_BYTES", 10 * 100 * 256 * 8)  # 8 accesses' worth
     with pytest.raises(UsageError, match=r"^scale: the cache model follows a launch's accesses as functions of its "
                                          r"block indices, and this launch's are not \(.*line 3\); run block by "
-                                         r"block, its instruction at pc 0x[0-9a-f]+ runs more than once per thread "
-                                         r"\(a loop\), which the cache model does not follow concretely: drop "
-                                         r"--caches$"):
+                                         r"block, its 9 accesses a thread \(a loop's iterations each one\) would "
+                                         r"take more than 2 MiB of addresses: drop --caches$"):
         caches_for_launch(k)
 
 

@@ -13,8 +13,8 @@ indices from the piece's first), and whether an access allocates in L1. `Program
 
 Limitations: sites are kept in the order the front-end records them, which is program order
 within a loop body and along the kernel (the order the cache model interleaves warps in). A
-launch run block by block is followed only where each memory instruction runs once per thread
-(no loop: a loop's iterations would each be an access of every block, kept concretely).
+launch run block by block keeps an access per iteration of a loop (its k-th run in every thread),
+so its tables grow with the iterations: refused past CONCRETE_BYTES.
 """
 
 from __future__ import annotations
@@ -139,12 +139,19 @@ def from_machine_code(kernel) -> Program:
                    code_bytes(kernel.program))
 
 
+#: Bytes of the concrete tables a launch run block by block may take (address, reach and live per
+#: block, thread and dynamic access: 10 bytes each); outer_flat at 4000x3999, 62,485 blocks of
+#: three accesses, takes 480 MB, and its prediction 604 MB in all.
+CONCRETE_BYTES = 1 << 29
+
+
 def _run_blocks(kernel, refused) -> tuple[list[Access], int]:
     """The global accesses of a launch the SASS engine cannot follow symbolically (an address
     that divides by a parameter: bias_add's `b[i % N]`), each instruction's addresses in every
     block from running the blocks concretely (`warpsim.sass.analyze.run_blocks`, under the
-    limits that counting it block by block has). Refused where an instruction runs more than
-    once per thread (a loop)."""
+    limits that counting it block by block has). An instruction in a loop gives an access per
+    iteration (its k-th run in each thread: a grid-stride loop's k-th element), in the order
+    they first run; refused past CONCRETE_BYTES of tables."""
     from warpsim.errors import UsageError
     from warpsim.sass import analyze
     from warpsim.symbolic import Sym
@@ -156,23 +163,26 @@ def _run_blocks(kernel, refused) -> tuple[list[Access], int]:
     if total > analyze.ENUMERATE_BLOCKS:
         raise UsageError(f"{why}; its {total:,} blocks are too many to run one by one (at most "
                          f"{analyze.ENUMERATE_BLOCKS:,}): drop --caches") from None
-    tables: dict[int, list] = {}  # pc -> [site, address, reach, live]
-    ran: set = set()  # (pc, first block of the chunk)
+    tables: dict[tuple, list] = {}  # (pc, run) -> [site, address, reach, live]
+    first: dict[tuple, tuple] = {}  # (pc, run) -> (chunk, position in it) of its first record
+    runs: dict[tuple, int] = {}  # (pc, chunk) -> records so far
 
     def record(a, n: int, lo: int, hi: int) -> None:
         if a.space != "global":
             return
-        key = a.ins.pc
-        if (key, lo) in ran:
-            raise UsageError(f"{why}; run block by block, its instruction at pc {a.ins.pc:#x} runs more than once "
-                             "per thread (a loop), which the cache model does not follow concretely: drop --caches")
-        ran.add((key, lo))
+        key = (a.ins.pc, runs.get((a.ins.pc, lo), 0))
+        runs[(a.ins.pc, lo)] = key[1] + 1
         if key not in tables:
+            shape = (total, n // (hi - lo))
+            if (len(tables) + 1) * 10 * shape[0] * shape[1] > CONCRETE_BYTES:
+                raise UsageError(f"{why}; run block by block, its {len(tables) + 1:,} accesses a thread (a loop's "
+                                 f"iterations each one) would take more than {CONCRETE_BYTES / 2**20:,.0f} MiB of "
+                                 "addresses: drop --caches")
             site = Site(a.space, a.array, a.op, a.width, a.ins.line or 0, Sym(), (), (),
                         tuple((f"blockIdx.{x}", g) for x, g in zip("xyz", grid) if g > 1), a.ins.pc, a.ins.opcode)
-            shape = (total, n // (hi - lo))
             tables[key] = [site, np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=bool),
                            np.zeros(shape, dtype=bool)]
+            first[key] = (lo, sum(v for (_, c), v in runs.items() if c == lo))
         _, address, reach, live = tables[key]
         address[lo:hi] = np.broadcast_to(np.asarray(a.address.thread, dtype=np.int64), (n,)).reshape(hi - lo, -1)
         reach[lo:hi] = analyze._mask(a.cond, n).reshape(hi - lo, -1)
@@ -184,7 +194,7 @@ def _run_blocks(kernel, refused) -> tuple[list[Access], int]:
         raise UsageError(f"{why}; {e}: drop --caches") from None
     by_pc = kernel.program.by_pc
     accesses = []
-    for i, key in enumerate(sorted(tables)):
+    for i, key in enumerate(sorted(tables, key=first.get)):
         site, address, reach, live = tables[key]
         mods = by_pc[site.pc].mods if site.pc in by_pc else ()
         accesses.append(Access(site, i, 0, tuple((0, g) for g in grid), _allocates(site, mods),

@@ -36,7 +36,12 @@ EVENTS = 200_000  # tile accesses, about: what the chunks per block are chosen f
 
 
 def stream_key(access) -> tuple:
+    """What an access moves together with: a concrete access (caches.program.Concrete), whose
+    addresses are no function to compare, with none but itself (a grid-stride loop's k-th run
+    reads other bytes than its first)."""
     site = access.site
+    if access.concrete is not None:
+        return (site.array, ("concrete", access.order), (), access.blocks)
     return (site.array, tuple(sorted(site.address.coef.items())), tuple(ld.loop for ld in loop_dims(site)),
             access.blocks)
 
