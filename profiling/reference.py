@@ -230,6 +230,22 @@ def roll(a: Arrays, s: Scalars) -> Arrays:
     return {"y": np.roll(a["x"][:n], -(s["shift"] % n))}
 
 
+def scale_gs(a: Arrays, s: Scalars) -> Arrays:
+    M, N = s["M"], s["N"]
+    return {"y": (_matrix(a["x"], M, N) * a["s"][:N].astype(np.float64)).reshape(-1).astype(np.float32)}
+
+
+def gather_gs(a: Arrays, s: Scalars) -> Arrays:
+    M, N = s["M"], s["N"]
+    return {"y": _matrix(a["x"], M, s["ld"])[:, :N].reshape(-1).astype(np.float32)}
+
+
+def roll2d_gs(a: Arrays, s: Scalars) -> Arrays:
+    M, N = s["M"], s["N"]
+    x = a["x"][: M * N].reshape(M, N)
+    return {"y": np.roll(np.roll(x, -(s["dy"] % M), axis=0), -(s["dx"] % N), axis=1).reshape(-1)}
+
+
 REFERENCES: dict[str, Reference] = {
     "stencil.cu:stencil5": stencil5,
     "layernorm.cu:layernorm_warp": layernorm,
@@ -267,4 +283,7 @@ REFERENCES: dict[str, Reference] = {
     "flat.cu:outer_flat": outer_flat,
     "flat.cu:transpose_flat": transpose,
     "flat.cu:roll": roll,
+    "gridstride.cu:scale_gs": scale_gs,
+    "gridstride.cu:gather_gs": gather_gs,
+    "gridstride.cu:roll2d_gs": roll2d_gs,
 }

@@ -1,4 +1,4 @@
-"""The numpy references of kernels/idioms.cu and flat.cu (profiling.reference) against the
+"""The numpy references of kernels/idioms.cu, flat.cu and gridstride.cu (profiling.reference) against the
 kernels' own loops, written out per thread as the .cu reads, at small odd sizes: what a GPU run
 is checked by."""
 
@@ -52,6 +52,13 @@ def _per_thread(entry: str, a: dict, s: dict) -> dict:
         return {"out": out}
     if entry == "roll":
         return {"y": [float(a["x"][(i + s["shift"]) % s["n"]]) for i in range(s["n"])]}
+    M, N = s.get("M"), s.get("N")
+    if entry == "scale_gs":
+        return {"y": [float(a["x"][i]) * float(a["s"][i % N]) for i in range(M * N)]}
+    if entry == "gather_gs":
+        return {"y": [float(a["x"][(i // N) * s["ld"] + i % N]) for i in range(M * N)]}
+    if entry == "roll2d_gs":
+        return {"y": [float(a["x"][((i // N + s["dy"]) % M) * N + (i % N + s["dx"]) % N]) for i in range(M * N)]}
     raise AssertionError(entry)
 
 
@@ -65,8 +72,12 @@ CASES = {
     "outer_flat": ({"M": 3, "N": 5}, lambda s: {"a": _f(3), "b": _f(5), "y": _f(15)}),
     "transpose_flat": ({"M": 3, "N": 5}, lambda s: {"in": _f(15), "out": _f(15)}),
     "roll": ({"n": 7, "shift": 3}, lambda s: {"x": _f(7), "y": _f(7)}),
+    "scale_gs": ({"M": 3, "N": 5}, lambda s: {"x": _f(15), "s": _f(5), "y": _f(15)}),
+    "gather_gs": ({"M": 3, "N": 4, "ld": 6}, lambda s: {"x": _f(18), "y": _f(12)}),
+    "roll2d_gs": ({"M": 3, "N": 5, "dy": 4, "dx": 7}, lambda s: {"x": _f(15), "y": _f(15)}),
 }
-FILE = {"row_scale": "flat.cu", "outer_flat": "flat.cu", "transpose_flat": "flat.cu", "roll": "flat.cu"}
+FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "flat.cu"),
+        **dict.fromkeys(("scale_gs", "gather_gs", "roll2d_gs"), "gridstride.cu")}
 
 
 @pytest.mark.parametrize("entry", sorted(CASES))
