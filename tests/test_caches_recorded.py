@@ -448,6 +448,28 @@ def test_blind_batch_7_flat_indices_exact_and_within_but_the_outer_products_l2()
     assert set(outside.metric) == {L2_READ}
 
 
+BLIND8 = TRACES_DIR / "holdout" / "blind8"
+
+
+def test_blind_batch_8_grid_stride_loops_exact_and_within():
+    # blind batch 8 (scripts/h200_plan_blind8.py, predicted in scripts/h200_blind8_predictions.json
+    # before scripts/h200_call21.sh measured it twice): kernels/gridstride.cu, grid-stride loops
+    # over a flat index divided by a parameter on fixed grids, whose cache figures keep an access
+    # per iteration of the loop. Every claimed-exact count equals ncu's and every one of the 54
+    # cache figures, the committed prediction, lies within its tolerance
+    predicted = json.loads((TRACES_DIR.parent / "scripts" / "h200_blind8_predictions.json").read_text())
+    traces = [load_trace(p) for p in sorted(BLIND8.rglob("*.json"))]
+    assert len(traces) == 18 and len(predicted) == 9
+    frame = compare.compare(traces, current_sha256([]), caches=True)
+    assert compare.summary(frame) == (236, 236)
+    cache = frame[frame.metric.isin([L1_HIT, L2_READ, DRAM_READ])]
+    assert len(cache) == 54 and cache.status.str.startswith("within").all()
+    for _, row in cache.iterrows():
+        launch = predicted["gridstride/" + row.trace.rsplit("/", 1)[-1].removesuffix(".json")]["caches"]
+        field = {L1_HIT: "l1_hit_sectors", L2_READ: "l2_read_sectors", DRAM_READ: "dram_read_bytes"}[row.metric]
+        assert launch[field] == row.predicted
+
+
 def test_a_row_every_block_reads_a_stretch_of_misses_in_each_sms_l1_once():
     # bias_add at 1000x1000 (blind batch 6, both runs): y[i] = x[i] + b[i % N] over 3,907 blocks
     # of 256 threads. x is read once (125,000 sectors, none hit); b, 4,000 bytes = 125 sectors,
