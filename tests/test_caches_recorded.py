@@ -420,7 +420,22 @@ def test_blind_batch_6_user_idioms_exact_and_within_where_predicted():
     assert cache.status.str.startswith("within").all(), cache[~cache.status.str.startswith("within")].to_string()
 
 
-BLIND7 = TRACES_DIR / "holdout" / "blind7"
+def _blind_as_predicted(name: str, folder: str, traces: int, exact: int):
+    """A blind batch's measured traces compared with the model: (every exact count equals ncu's,
+    asserted) its L1, L2 and DRAM figures, each asserted to be the prediction committed before
+    the batch ran (scripts/h200_NAME_predictions.json)."""
+    predicted = json.loads((TRACES_DIR.parent / "scripts" / f"h200_{name}_predictions.json").read_text())
+    found = [load_trace(p) for p in sorted((TRACES_DIR / "holdout" / name).rglob("*.json"))]
+    assert len(found) == traces == 2 * len(predicted)  # every launch measured twice
+    frame = compare.compare(found, current_sha256([]), caches=True)
+    assert compare.summary(frame) == (exact, exact)
+    cache = frame[frame.metric.isin([L1_HIT, L2_READ, DRAM_READ])]
+    assert len(cache) == 3 * traces and cache.predicted.notna().all()
+    fields = {L1_HIT: "l1_hit_sectors", L2_READ: "l2_read_sectors", DRAM_READ: "dram_read_bytes"}
+    for _, row in cache.iterrows():
+        launch = predicted[f"{folder}/" + row.trace.rsplit("/", 1)[-1].removesuffix(".json")]["caches"]
+        assert launch[fields[row.metric]] == row.predicted
+    return cache
 
 
 def test_blind_batch_7_flat_indices_exact_and_within_but_the_outer_products_l2():
@@ -431,24 +446,11 @@ def test_blind_batch_7_flat_indices_exact_and_within_but_the_outer_products_l2()
     # figures lie within their tolerance as predicted; the four outside are outer_flat's L2 reads
     # at 97x211 and 4000x3999 on both runs, where the coalescer merges what blocks share of a and b
     # in stretches that overlap without coinciding (docs/CACHES.md)
-    predicted = json.loads((TRACES_DIR.parent / "scripts" / "h200_blind7_predictions.json").read_text())
-    traces = [load_trace(p) for p in sorted(BLIND7.rglob("*.json"))]
-    assert len(traces) == 24 and len(predicted) == 12
-    frame = compare.compare(traces, current_sha256([]), caches=True)
-    assert compare.summary(frame) == (320, 320)
-    cache = frame[frame.metric.isin([L1_HIT, L2_READ, DRAM_READ])]
-    assert len(cache) == 72 and cache.predicted.notna().all()
-    for _, row in cache.iterrows():  # the committed predictions are the figures compared
-        launch = predicted["flat/" + row.trace.rsplit("/", 1)[-1].removesuffix(".json")]["caches"]
-        field = {L1_HIT: "l1_hit_sectors", L2_READ: "l2_read_sectors", DRAM_READ: "dram_read_bytes"}[row.metric]
-        assert launch[field] == row.predicted
+    cache = _blind_as_predicted("blind7", "flat", 24, 320)
     outside = cache[~cache.status.str.startswith("within")]
     assert sorted(outside.trace.map(lambda t: t.rsplit("/", 1)[-1])) == sorted(2 * ["outer_flat__M4000_N3999.json",
                                                                                     "outer_flat__M97_N211.json"])
     assert set(outside.metric) == {L2_READ}
-
-
-BLIND8 = TRACES_DIR / "holdout" / "blind8"
 
 
 def test_blind_batch_8_grid_stride_loops_exact_and_within():
@@ -457,17 +459,8 @@ def test_blind_batch_8_grid_stride_loops_exact_and_within():
     # over a flat index divided by a parameter on fixed grids, whose cache figures keep an access
     # per iteration of the loop. Every claimed-exact count equals ncu's and every one of the 54
     # cache figures, the committed prediction, lies within its tolerance
-    predicted = json.loads((TRACES_DIR.parent / "scripts" / "h200_blind8_predictions.json").read_text())
-    traces = [load_trace(p) for p in sorted(BLIND8.rglob("*.json"))]
-    assert len(traces) == 18 and len(predicted) == 9
-    frame = compare.compare(traces, current_sha256([]), caches=True)
-    assert compare.summary(frame) == (236, 236)
-    cache = frame[frame.metric.isin([L1_HIT, L2_READ, DRAM_READ])]
-    assert len(cache) == 54 and cache.status.str.startswith("within").all()
-    for _, row in cache.iterrows():
-        launch = predicted["gridstride/" + row.trace.rsplit("/", 1)[-1].removesuffix(".json")]["caches"]
-        field = {L1_HIT: "l1_hit_sectors", L2_READ: "l2_read_sectors", DRAM_READ: "dram_read_bytes"}[row.metric]
-        assert launch[field] == row.predicted
+    cache = _blind_as_predicted("blind8", "gridstride", 18, 236)
+    assert cache.status.str.startswith("within").all()
 
 
 def test_a_row_every_block_reads_a_stretch_of_misses_in_each_sms_l1_once():

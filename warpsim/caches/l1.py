@@ -1,7 +1,8 @@
 """L1: what each SM's L1 serves of the global loads, from a replay of sampled SMs.
 
 For a few SMs spread over the launch (`sample_groups`), the blocks resident on each together
-(`warpsim.caches.residency`) replay the first iterations of every loop (warpsim.caches.stream)
+(`warpsim.caches.residency`; in a launch without loops of more than a wave, every block each SM
+runs, a resident set after another: `histories`) replay the first iterations of every loop (warpsim.caches.stream)
 through that SM's L1: a sectored LRU of the bytes the shared-memory carve-out leaves
 (warpsim.caches.lru), allocating on loads and not on cp.async .BYPASS, stores or atomics. Per
 access, the share of its sectors that hit is measured twice, over the first half of the window

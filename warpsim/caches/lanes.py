@@ -47,6 +47,9 @@ def lanes(access, threads: int, values: dict[str, np.ndarray], g: int) -> tuple[
     return addr, passing([as_formula(site.region), as_formula(site.predicate)], values, g, threads)
 
 
+CONCRETE_WARPS = 1 << 15  # warps of a concrete access tallied at once (memory: a few MB a column)
+
+
 def count(access, threads: int) -> dict[str, int]:
     """The access's exact counters over the launch, as `warpsim.fast.count_site` gives them (a
     concrete access: tallied over every block's warps, as the brute force counts them)."""
@@ -62,11 +65,6 @@ def count(access, threads: int) -> dict[str, int]:
         for name, v in counts.items():
             total[name] = total.get(name, 0) + v
     return total
-
-
-CONCRETE_WARPS = 1 << 15  # warps of a concrete access tallied at once (memory: a few MB a column)
-
-
 
 
 def affine(coef, values: dict[str, np.ndarray], g: int, skip: str | None = None) -> np.ndarray:
