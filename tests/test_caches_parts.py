@@ -284,7 +284,7 @@ def test_any_catalog_launch_gets_cache_figures_that_can_be(data):
 def test_a_loop_free_catalog_launch_run_block_by_block_gives_the_symbolic_accesses_counts(data):
     # the concrete path (caches.program._run_blocks: every block's addresses from running it)
     # against the symbolic one on launches both can follow: per instruction the same exact
-    # counters and, per array, the same distinct sectors its loads touch
+    # counters (a loop's runs summed) and, per array, the same distinct sectors its loads touch
     from hypothesis import assume
 
     from warpsim.caches import footprint, lanes, program
@@ -296,12 +296,16 @@ def test_a_loop_free_catalog_launch_run_block_by_block_gives_the_symbolic_access
                    for a in symbolic.accesses) and symbolic.blocks <= 4096)
     concrete, threads = program._run_blocks(kernel, NotSymbolic(f"{kernel.name}: forced"))
     assert threads == symbolic.threads
-    want: dict = {}
-    for a in symbolic.accesses:
-        for k, v in lanes.count(a, threads).items():
-            want.setdefault(a.site.pc, {}).setdefault(k, 0)
-            want[a.site.pc][k] += v
-    got = {a.site.pc: lanes.count(a, threads) for a in concrete}
+
+    def per_instruction(accesses) -> dict:  # pieces, paths and a loop's runs summed per instruction
+        out: dict = {}
+        for a in accesses:
+            for k, v in lanes.count(a, threads).items():
+                out.setdefault(a.site.pc, {}).setdefault(k, 0)
+                out[a.site.pc][k] += v
+        return out
+
+    want, got = per_instruction(symbolic.accesses), per_instruction(concrete)
 
     def run(counts):  # an instruction no thread reaches: no access in the concrete run
         return {pc: c for pc, c in counts.items() if any(c.values())}
