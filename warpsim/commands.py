@@ -109,7 +109,9 @@ def run_caches(kernel: str, M: str | None, N: str | None, K: str | None, block: 
     if is_path(kernel):
         from warpsim.sass.analyze import prepare
 
-        return caches_for_launch(prepare(kernel, entry, grid, block, list(args)))
+        launch = prepare(kernel, entry, grid, block, list(args))
+        with block_progress() as progress:
+            return caches_for_launch(launch, progress)
     return caches_for(kernel, *sizes(M, N, K), parse_block(block), engine=engine)
 
 

@@ -49,11 +49,12 @@ def caches_for(kernel: str, M: int, N: int, K: int, block=None, engine: str = "s
     return _predict(program.from_machine_code(sass_kernel(kernel, M, N, K, block)[1]))
 
 
-def caches_for_launch(kernel):
-    """The cache prediction of any kernel's launch (a `warpsim.sass.analyze.Kernel`)."""
+def caches_for_launch(kernel, progress=None):
+    """The cache prediction of any kernel's launch (a `warpsim.sass.analyze.Kernel`);
+    `progress(done, total)` as blocks finish where it runs block by block."""
     from warpsim.caches import program
 
-    return _predict(program.from_machine_code(kernel))
+    return _predict(program.from_machine_code(kernel, progress))
 
 
 def _predict(prog):

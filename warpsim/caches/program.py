@@ -115,8 +115,9 @@ def from_model(kernel: str, M: int, N: int, K: int, block=None) -> Program:
                    code_bytes(machine.program))
 
 
-def from_machine_code(kernel) -> Program:
-    """Any kernel (a `warpsim.sass.analyze.Kernel`) through its machine code."""
+def from_machine_code(kernel, progress=None) -> Program:
+    """Any kernel (a `warpsim.sass.analyze.Kernel`) through its machine code; `progress(done,
+    total)` as blocks finish where the launch runs block by block."""
     from warpsim.sass.analyze import NotSymbolic
 
     try:
@@ -129,7 +130,7 @@ def from_machine_code(kernel) -> Program:
             mods = by_pc[s.pc].mods if s.pc in by_pc else ()
             accesses.append(Access(s, i, 0, tuple(ranges[a] for a in "xyz"), _allocates(s, mods)))
     except NotSymbolic as refused:
-        accesses, threads = _run_blocks(kernel, refused)
+        accesses, threads = _run_blocks(kernel, refused, progress)
     function = kernel.program.function
     buffers = kernel.launch.launch(function.shared_vars).buffers
     sizes = [b.nbytes for b in buffers]
@@ -145,7 +146,7 @@ def from_machine_code(kernel) -> Program:
 CONCRETE_BYTES = 1 << 29
 
 
-def _run_blocks(kernel, refused) -> tuple[list[Access], int]:
+def _run_blocks(kernel, refused, progress=None) -> tuple[list[Access], int]:
     """The global accesses of a launch the SASS engine cannot follow symbolically (an address
     that divides by a parameter: bias_add's `b[i % N]`), each instruction's addresses in every
     block from running the blocks concretely (`warpsim.sass.analyze.run_blocks`, under the
@@ -189,7 +190,7 @@ def _run_blocks(kernel, refused) -> tuple[list[Access], int]:
         live[lo:hi] = reach[lo:hi] & analyze._mask(a.pred, n).reshape(hi - lo, -1)
 
     try:
-        threads = analyze.run_blocks(kernel, record, max_seconds=analyze.ENUMERATE_SECONDS)
+        threads = analyze.run_blocks(kernel, record, progress=progress, max_seconds=analyze.ENUMERATE_SECONDS)
     except analyze.TooLong as e:
         raise UsageError(f"{why}; {e}: drop --caches") from None
     by_pc = kernel.program.by_pc
