@@ -184,10 +184,8 @@ def _run_blocks(kernel, refused, progress=None) -> tuple[list[Access], int]:
             tables[key] = [site, np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=bool),
                            np.zeros(shape, dtype=bool)]
             first[key] = (lo, sum(v for (_, c), v in runs.items() if c == lo))
-        _, address, reach, live = tables[key]
-        address[lo:hi] = np.broadcast_to(np.asarray(a.address.thread, dtype=np.int64), (n,)).reshape(hi - lo, -1)
-        reach[lo:hi] = analyze._mask(a.cond, n).reshape(hi - lo, -1)
-        live[lo:hi] = reach[lo:hi] & analyze._mask(a.pred, n).reshape(hi - lo, -1)
+        for table, part in zip(tables[key][1:], analyze.concrete_lanes(a, n)):
+            table[lo:hi] = part.reshape(hi - lo, -1)
 
     # no limit in time: counting the launch block by block, within ENUMERATE_SECONDS, came first,
     # and the blocks (ENUMERATE_BLOCKS) and the tables (CONCRETE_BYTES) bound this run

@@ -256,10 +256,8 @@ def brute_force(kernel: Kernel, by_line: bool = False, by_pc: bool = False, chun
     def record(a: Access, n: int, lo: int, hi: int) -> None:
         if a.space == "check":
             return  # concrete runs follow every thread: nothing to prove
-        addr = np.broadcast_to(np.asarray(a.address.thread, dtype=np.int64), (n,)).reshape(-1, 32)
-        reach = _mask(a.cond, n)
-        live = reach & _mask(a.pred, n)
-        counts = tally(a.space, a.width, addr, live.reshape(-1, 32), reach.reshape(-1, 32).any(axis=1),
+        addr, reach, live = concrete_lanes(a, n)
+        counts = tally(a.space, a.width, addr.reshape(-1, 32), live.reshape(-1, 32), reach.reshape(-1, 32).any(axis=1),
                        np.ones(n // 32, dtype=np.int64))
         items.append(((a.space, a.array, a.op, a.width, a.ins.line or 0, a.ins.pc, a.ins.opcode), counts))
 
@@ -301,6 +299,13 @@ def run_blocks(kernel: Kernel, record, chunk_threads: int = 1 << 15, max_blocks:
         if progress is not None:
             progress(hi, total)
     return threads
+
+
+def concrete_lanes(a: Access, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """An access of a concrete run's n threads: (n,) byte addresses, whether each thread reaches
+    the instruction, and whether it touches memory (reached and not predicated off)."""
+    reach = _mask(a.cond, n)
+    return np.broadcast_to(np.asarray(a.address.thread, dtype=np.int64), (n,)), reach, reach & _mask(a.pred, n)
 
 
 def _mask(f, n: int) -> np.ndarray:
