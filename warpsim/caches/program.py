@@ -9,7 +9,7 @@ indices from the piece's first), and whether an access allocates in L1. `Program
     hand model:   warpsim.engine.trace(kernel, M, N, K)  --> sites   (+ the cubin's resources)
     machine code: warpsim.sass.machine.Machine per piece --> sites, each with its piece
                   (a launch the engine cannot follow symbolically, run block by block:
-                  every block's addresses, `Concrete`, one access per instruction)
+                  every block's addresses, `Concrete`, an access per instruction and loop run)
 
 Limitations: sites are kept in the order the front-end records them, which is program order
 within a loop body and along the kernel (the order the cache model interleaves warps in). A
@@ -95,6 +95,12 @@ class Program:
         return list(seen)
 
 
+def _mods(kernel, site: Site) -> tuple[str, ...]:
+    """The modifiers of a machine-code site's instruction (LDGSTS.BYPASS: .BYPASS)."""
+    by_pc = kernel.program.by_pc
+    return by_pc[site.pc].mods if site.pc in by_pc else ()
+
+
 def _allocates(site: Site, mods: tuple[str, ...] = ()) -> bool:
     return site.op == "load" and "BYPASS" not in mods
 
@@ -122,13 +128,8 @@ def from_machine_code(kernel, progress=None) -> Program:
 
     try:
         sites, threads = pieces(kernel)
-        by_pc = kernel.program.by_pc
-        accesses = []
-        for i, (s, ranges) in enumerate(sites):
-            if s.space != "global":
-                continue
-            mods = by_pc[s.pc].mods if s.pc in by_pc else ()
-            accesses.append(Access(s, i, 0, tuple(ranges[a] for a in "xyz"), _allocates(s, mods)))
+        accesses = [Access(s, i, 0, tuple(ranges[a] for a in "xyz"), _allocates(s, _mods(kernel, s)))
+                    for i, (s, ranges) in enumerate(sites) if s.space == "global"]
     except NotSymbolic as refused:
         accesses, threads = _run_blocks(kernel, refused, progress)
     function = kernel.program.function
@@ -164,8 +165,7 @@ def _run_blocks(kernel, refused, progress=None) -> tuple[list[Access], int]:
     if total > analyze.ENUMERATE_BLOCKS:
         raise UsageError(f"{why}; its {total:,} blocks are too many to run one by one (at most "
                          f"{analyze.ENUMERATE_BLOCKS:,}): drop --caches") from None
-    tables: dict[tuple, list] = {}  # (pc, run) -> [site, address, reach, live]
-    first: dict[tuple, tuple] = {}  # (pc, run) -> (chunk, position in it) of its first record
+    tables: dict[tuple, list] = {}  # (pc, run) -> [site, address, reach, live], in the order first run
     runs: dict[tuple, int] = {}  # (pc, chunk) -> records so far
 
     def record(a, n: int, lo: int, hi: int) -> None:
@@ -183,20 +183,15 @@ def _run_blocks(kernel, refused, progress=None) -> tuple[list[Access], int]:
                         tuple((f"blockIdx.{x}", g) for x, g in zip("xyz", grid) if g > 1), a.ins.pc, a.ins.opcode)
             tables[key] = [site, np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=bool),
                            np.zeros(shape, dtype=bool)]
-            first[key] = (lo, sum(v for (_, c), v in runs.items() if c == lo))
         for table, part in zip(tables[key][1:], analyze.concrete_lanes(a, n)):
             table[lo:hi] = part.reshape(hi - lo, -1)
 
     # no limit in time: counting the launch block by block, within ENUMERATE_SECONDS, came first,
     # and the blocks (ENUMERATE_BLOCKS) and the tables (CONCRETE_BYTES) bound this run
     threads = analyze.run_blocks(kernel, record, progress=progress)
-    by_pc = kernel.program.by_pc
-    accesses = []
-    for i, key in enumerate(sorted(tables, key=first.get)):
-        site, address, reach, live = tables[key]
-        mods = by_pc[site.pc].mods if site.pc in by_pc else ()
-        accesses.append(Access(site, i, 0, tuple((0, g) for g in grid), _allocates(site, mods),
-                               Concrete(address, reach, live, grid)))
+    accesses = [Access(site, i, 0, tuple((0, g) for g in grid), _allocates(site, _mods(kernel, site)),
+                       Concrete(address, reach, live, grid))
+                for i, (site, address, reach, live) in enumerate(tables.values())]
     return accesses, threads
 
 

@@ -129,10 +129,9 @@ def events(program, res: Residency, mode: str, fetched: np.ndarray, distinct: np
         if a.concrete is not None:  # a block's tile starts at its least address (blocks of no lane have none)
             none = np.iinfo(np.int64).max
             least = np.min(a.concrete.address, axis=1, where=a.concrete.live, initial=none)[blk]
-            blk = blk[least < none]
+            blk, anchor = blk[least < none], a.base + least[least < none]
             if len(blk) == 0:
                 continue
-            anchor = a.base + least[least < none]
         else:
             anchor = np.full(len(blk), a.base + int(np.min(site.address.thread)), dtype=np.int64)
         for axis, d, lo in zip("xyz", BLOCK_DIMS, (x0, y0, z0)):
