@@ -294,7 +294,9 @@ def test_a_loop_free_catalog_launch_run_block_by_block_gives_the_symbolic_access
     symbolic = program.from_machine_code(kernel)
     assume(not any(a.site.dims and any(not d.startswith("blockIdx") for d, _ in a.site.dims)
                    for a in symbolic.accesses) and symbolic.blocks <= 4096)
-    concrete, threads = program._run_blocks(kernel, NotSymbolic(f"{kernel.name}: forced"))
+    forced_reason = NotSymbolic(f"{kernel.name}: forced")
+    run = program._run_blocks(kernel, forced_reason)
+    concrete, threads = run.accesses(kernel, forced_reason), run.threads
     assert threads == symbolic.threads
 
     def per_instruction(accesses) -> dict:  # pieces, paths and a loop's runs summed per instruction
@@ -505,7 +507,7 @@ def test_a_loop_run_block_by_block_gives_an_access_per_iteration_and_a_bound(tmp
     k = _scale(tmp_path, "100", 300, 257)
     exact = {(r.array, r.op): r.sectors for r in analyze_launch(k).rows}
     assert exact[("x", "load")] == exact[("y", "store")] == -(-300 * 257 * 4 // 32)  # 77,100 floats, once each
-    accesses, _ = program._run_blocks(k, NotSymbolic("scale: forced"))
+    accesses = program._run_blocks(k, NotSymbolic("scale: forced")).accesses(k, NotSymbolic("scale: forced"))
     loads_x = [a for a in accesses if a.array == "x"]
     assert len(loads_x) == 4  # ceil(77,100 / 25,600) iterations
     first = [int(a.concrete.address[0, 0]) for a in loads_x]  # block 0, thread 0: element 25,600 k
@@ -519,6 +521,35 @@ def test_a_loop_run_block_by_block_gives_an_access_per_iteration_and_a_bound(tmp
                                          r"block, its 9 accesses a thread \(a loop's iterations each one\) would "
                                          r"take more than 2 MiB of addresses: drop --caches$"):
         caches_for_launch(k)
+
+
+def test_the_exact_counts_run_records_the_blocks_the_cache_model_then_reuses(tmp_path, monkeypatch):
+    # `warpsim analyze FILE --caches` of a launch counted block by block runs its blocks once:
+    # the counting run records every global access (caches.program.ConcreteRun), and the cache
+    # model takes them from it, the same figures as running the blocks again. Past CONCRETE_BYTES
+    # the counts still come, and the cache figures are refused in the same line as on their own
+    from warpsim.caches import caches_for_launch, program
+    from warpsim.errors import UsageError
+    from warpsim.sass import analyze
+
+    k = _scale(tmp_path, "100", 300, 257)
+    runs = []
+    real = analyze.run_blocks
+    monkeypatch.setattr(analyze, "run_blocks", lambda *a, **kw: runs.append(1) or real(*a, **kw))
+    alone = caches_for_launch(k).as_dict()
+    assert len(runs) == 1
+    run = program.ConcreteRun(k)
+    counted = analyze.analyze_launch(k, concrete=run)
+    assert run.complete and run.threads == 256 and len(runs) == 2
+    assert caches_for_launch(k, concrete=run).as_dict() == alone and len(runs) == 2  # not run again
+    assert [r.sectors for r in counted.rows] == [r.sectors for r in analyze.analyze_launch(k).rows]
+    monkeypatch.setattr(program, "CONCRETE_BYTES", 10 * 100 * 256 * 8)  # 8 accesses' worth
+    small = program.ConcreteRun(k)
+    assert [r.sectors for r in analyze.analyze_launch(k, concrete=small).rows] == [r.sectors for r in counted.rows]
+    assert small.overflow == 9 and not small.tables
+    with pytest.raises(UsageError, match=r"its 9 accesses a thread .* would take more than 2 MiB of addresses: "
+                                         r"drop --caches$"):
+        caches_for_launch(k, concrete=small)
 
 
 def test_the_dispatch_order_rebuilt_puts_most_first_wave_blocks_on_the_measured_sm():

@@ -68,24 +68,34 @@ def is_path(kernel: str) -> bool:
     return kernel.endswith((".cu", ".cubin", ".cuh"))
 
 
+def file_launch(kernel: str, M: str | None, N: str | None, K: str | None, block: str | None,
+                entry: str | None, grid: str | None, args: list[str] | tuple):
+    """The launch (`warpsim.sass.analyze.Kernel`) of a kernel given by its file."""
+    from warpsim.errors import UsageError
+    from warpsim.sass.analyze import prepare
+
+    if grid is None or block is None:
+        raise UsageError(f"{kernel}: give --grid GX[,GY[,GZ]] and --block BX[xBY[xBZ]] "
+                         "(and --arg NAME=VALUE for each scalar parameter)")
+    if M is not None or N is not None or K is not None:
+        raise UsageError("--M/--N/--K name a registered kernel's sizes; give a file's sizes as --arg M=...")
+    return prepare(kernel, entry, grid, block, list(args))
+
+
 def run_analysis(kernel: str, M: str | None, N: str | None, K: str | None, block: str | None, by_line: bool,
                  engine: str = "sass", entry: str | None = None, grid: str | None = None,
-                 args: list[str] | tuple = ()):
-    """The Analysis a command line asks for: any kernel by its file (machine code), or a
+                 args: list[str] | tuple = (), launch=None, concrete=None):
+    """The Analysis a command line asks for: any kernel by its file (machine code; `launch` where
+    the caller prepared it, `concrete` to record a block-by-block run for the cache model), or a
     registered one by name, through its machine code (`--engine sass`) or its hand model."""
     from warpsim.errors import UsageError
 
     if is_path(kernel):
-        from warpsim.sass.analyze import analyze_launch, prepare
+        from warpsim.sass.analyze import analyze_launch
 
-        if grid is None or block is None:
-            raise UsageError(f"{kernel}: give --grid GX[,GY[,GZ]] and --block BX[xBY[xBZ]] "
-                             "(and --arg NAME=VALUE for each scalar parameter)")
-        if M is not None or N is not None or K is not None:
-            raise UsageError("--M/--N/--K name a registered kernel's sizes; give a file's sizes as --arg M=...")
-        launch = prepare(kernel, entry, grid, block, list(args))
+        launch = launch or file_launch(kernel, M, N, K, block, entry, grid, args)
         with block_progress() as progress:
-            return analyze_launch(launch, by_line=by_line, progress=progress)
+            return analyze_launch(launch, by_line=by_line, progress=progress, concrete=concrete)
     if entry is not None or grid is not None or args:
         raise UsageError(f"--entry, --grid and --arg are for a kernel given by its .cu or .cubin file; "
                          f"{kernel!r} is a registered kernel (its launch comes from --M/--N/--K)")
@@ -101,17 +111,17 @@ def run_analysis(kernel: str, M: str | None, N: str | None, K: str | None, block
 
 
 def run_caches(kernel: str, M: str | None, N: str | None, K: str | None, block: str | None, engine: str = "sass",
-               entry: str | None = None, grid: str | None = None, args: list[str] | tuple = ()):
-    """The cache prediction (warpsim.caches) of the launch `run_analysis` counts."""
+               entry: str | None = None, grid: str | None = None, args: list[str] | tuple = (), launch=None,
+               concrete=None):
+    """The cache prediction (warpsim.caches) of the launch `run_analysis` counts (for a file's
+    kernel: `launch` and `concrete` as run_analysis took them, so that its blocks run once)."""
     from warpsim.caches import caches_for, caches_for_launch
     from warpsim.registry import parse_block
 
     if is_path(kernel):
-        from warpsim.sass.analyze import prepare
-
-        launch = prepare(kernel, entry, grid, block, list(args))
+        launch = launch or file_launch(kernel, M, N, K, block, entry, grid, args)
         with block_progress() as progress:
-            return caches_for_launch(launch, progress)
+            return caches_for_launch(launch, progress, concrete)
     return caches_for(kernel, *sizes(M, N, K), parse_block(block), engine=engine)
 
 
@@ -125,9 +135,15 @@ def show_analysis(kernel: str, M: str | None, N: str | None, K: str | None, bloc
     from warpsim import report
     from warpsim.registry import get_kernel
 
-    a = run_analysis(kernel, M, N, K, block, by_line, engine, entry, grid, args)
+    launch = concrete = None
+    if is_path(kernel):  # prepared once; a launch run block by block runs once for both
+        from warpsim.caches.program import ConcreteRun
+
+        launch = file_launch(kernel, M, N, K, block, entry, grid, args)
+        concrete = ConcreteRun(launch) if caches else None
+    a = run_analysis(kernel, M, N, K, block, by_line, engine, entry, grid, args, launch, concrete)
     warn(a.warnings)
-    predicted = run_caches(kernel, M, N, K, block, engine, entry, grid, args) if caches else None
+    predicted = run_caches(kernel, M, N, K, block, engine, entry, grid, args, launch, concrete) if caches else None
     if fmt == "json":
         if predicted is None:
             print(report.to_json(a))

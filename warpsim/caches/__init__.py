@@ -49,12 +49,13 @@ def caches_for(kernel: str, M: int, N: int, K: int, block=None, engine: str = "s
     return _predict(program.from_machine_code(sass_kernel(kernel, M, N, K, block)[1]))
 
 
-def caches_for_launch(kernel, progress=None):
+def caches_for_launch(kernel, progress=None, concrete=None):
     """The cache prediction of any kernel's launch (a `warpsim.sass.analyze.Kernel`);
-    `progress(done, total)` as blocks finish where it runs block by block."""
+    `progress(done, total)` as blocks finish where it runs block by block; `concrete`: that run,
+    if the exact counts recorded it (`warpsim.caches.program.ConcreteRun`)."""
     from warpsim.caches import program
 
-    return _predict(program.from_machine_code(kernel, progress))
+    return _predict(program.from_machine_code(kernel, progress, concrete))
 
 
 def _predict(prog):

@@ -121,9 +121,11 @@ def from_model(kernel: str, M: int, N: int, K: int, block=None) -> Program:
                    code_bytes(machine.program))
 
 
-def from_machine_code(kernel, progress=None) -> Program:
+def from_machine_code(kernel, progress=None, concrete: "ConcreteRun | None" = None) -> Program:
     """Any kernel (a `warpsim.sass.analyze.Kernel`) through its machine code; `progress(done,
-    total)` as blocks finish where the launch runs block by block."""
+    total)` as blocks finish where the launch runs block by block. `concrete`: that run's
+    accesses, recorded while the exact counts ran the same blocks (`warpsim.sass.analyze.
+    analyze_launch(..., concrete=)`), so that the blocks run once for both."""
     from warpsim.sass.analyze import NotSymbolic
 
     try:
@@ -131,7 +133,9 @@ def from_machine_code(kernel, progress=None) -> Program:
         accesses = [Access(s, i, 0, tuple(ranges[a] for a in "xyz"), _allocates(s, _mods(kernel, s)))
                     for i, (s, ranges) in enumerate(sites) if s.space == "global"]
     except NotSymbolic as refused:
-        accesses, threads = _run_blocks(kernel, refused, progress)
+        if concrete is None or not concrete.complete:
+            concrete = _run_blocks(kernel, refused, progress)
+        accesses, threads = concrete.accesses(kernel, refused), concrete.threads
     function = kernel.program.function
     buffers = kernel.launch.launch(function.shared_vars).buffers
     sizes = [b.nbytes for b in buffers]
@@ -147,52 +151,90 @@ def from_machine_code(kernel, progress=None) -> Program:
 CONCRETE_BYTES = 1 << 29
 
 
-def _run_blocks(kernel, refused, progress=None) -> tuple[list[Access], int]:
-    """The global accesses of a launch the SASS engine cannot follow symbolically (an address
-    that divides by a parameter: bias_add's `b[i % N]`), each instruction's addresses in every
-    block from running the blocks concretely (`warpsim.sass.analyze.run_blocks`, as many blocks
-    as counting it block by block takes). An instruction in a loop gives an access per
-    iteration (its k-th run in each thread: a grid-stride loop's k-th element), in the order
-    they first run; refused past CONCRETE_BYTES of tables."""
-    from warpsim.errors import UsageError
-    from warpsim.sass import analyze
-    from warpsim.symbolic import Sym
+class ConcreteRun:
+    """The global accesses of a launch run block by block, as `warpsim.sass.analyze.run_blocks`
+    reports them (`record`, then `finished`): per instruction and run (its k-th execution in
+    each thread: a grid-stride loop's k-th element), every block's addresses, in the order they
+    first run. Past `limit` bytes of tables it records nothing more (`overflow`: the accesses a
+    thread it had reached), and `accesses` refuses the launch in one line."""
 
-    grid = tuple(kernel.launch.grid)
-    total = int(np.prod(grid))
-    why = f"{kernel.name}: the cache model follows a launch's accesses as functions of its block indices, and " \
-          f"this launch's are not ({refused.reason(kernel.name)})"
-    if total > analyze.ENUMERATE_BLOCKS:
-        raise UsageError(f"{why}; its {total:,} blocks are too many to run one by one (at most "
-                         f"{analyze.ENUMERATE_BLOCKS:,}): drop --caches") from None
-    tables: dict[tuple, list] = {}  # (pc, run) -> [site, address, reach, live], in the order first run
-    runs: dict[tuple, int] = {}  # (pc, chunk) -> records so far
+    def __init__(self, kernel, limit: int | None = None):
+        self.grid = tuple(kernel.launch.grid)
+        self.total = int(np.prod(self.grid))
+        self.limit = CONCRETE_BYTES if limit is None else limit
+        self.tables: dict[tuple, list] = {}  # (pc, run) -> [site, address, reach, live]
+        self.runs: dict[tuple, int] = {}  # (pc, chunk) -> records so far
+        self.overflow = 0
+        self.threads: int | None = None  # a block's, once every block has run
+
+    @property
+    def complete(self) -> bool:
+        return self.threads is not None
+
+    def record(self, a, n: int, lo: int, hi: int) -> None:
+        if a.space != "global" or self.overflow:
+            return
+        from warpsim.sass import analyze
+        from warpsim.symbolic import Sym
+
+        key = (a.ins.pc, self.runs.get((a.ins.pc, lo), 0))
+        self.runs[(a.ins.pc, lo)] = key[1] + 1
+        if key not in self.tables:
+            shape = (self.total, n // (hi - lo))
+            if (len(self.tables) + 1) * 10 * shape[0] * shape[1] > self.limit:
+                self.overflow, self.tables = len(self.tables) + 1, {}
+                return
+            site = Site(a.space, a.array, a.op, a.width, a.ins.line or 0, Sym(), (), (),
+                        tuple((f"blockIdx.{x}", g) for x, g in zip("xyz", self.grid) if g > 1), a.ins.pc,
+                        a.ins.opcode)
+            self.tables[key] = [site, np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=bool),
+                                np.zeros(shape, dtype=bool)]
+        for table, part in zip(self.tables[key][1:], analyze.concrete_lanes(a, n)):
+            table[lo:hi] = part.reshape(hi - lo, -1)
+
+    def finished(self, threads: int) -> None:
+        self.threads = threads
+
+    def accesses(self, kernel, refused) -> list[Access]:
+        """The recorded run's accesses (`refused`: why the launch's accesses are not functions of
+        its block indices, the NotSymbolic that sent it here)."""
+        if self.overflow:
+            raise _refusal(kernel, refused, f"run block by block, its {self.overflow:,} accesses a thread (a "
+                           f"loop's iterations each one) would take more than {self.limit / 2**20:,.0f} MiB of "
+                           "addresses")
+        return [Access(site, i, 0, tuple((0, g) for g in self.grid), _allocates(site, _mods(kernel, site)),
+                       Concrete(address, reach, live, self.grid))
+                for i, (site, address, reach, live) in enumerate(self.tables.values())]
+
+
+def _refusal(kernel, refused, detail: str):
+    from warpsim.errors import UsageError
+
+    return UsageError(f"{kernel.name}: the cache model follows a launch's accesses as functions of its block "
+                      f"indices, and this launch's are not ({refused.reason(kernel.name)}); {detail}: drop --caches")
+
+
+def _run_blocks(kernel, refused, progress=None) -> ConcreteRun:
+    """Runs every block of a launch the SASS engine cannot follow symbolically (an address that
+    divides by a parameter: bias_add's `b[i % N]`; `refused`, the NotSymbolic that says so;
+    `warpsim.sass.analyze.run_blocks`, as many blocks as counting it block by block takes);
+    refused past CONCRETE_BYTES of tables, as soon as they pass it."""
+    from warpsim.sass import analyze
+
+    run = ConcreteRun(kernel)
+    if run.total > analyze.ENUMERATE_BLOCKS:
+        raise _refusal(kernel, refused, f"its {run.total:,} blocks are too many to run one by one (at most "
+                       f"{analyze.ENUMERATE_BLOCKS:,})") from None
 
     def record(a, n: int, lo: int, hi: int) -> None:
-        if a.space != "global":
-            return
-        key = (a.ins.pc, runs.get((a.ins.pc, lo), 0))
-        runs[(a.ins.pc, lo)] = key[1] + 1
-        if key not in tables:
-            shape = (total, n // (hi - lo))
-            if (len(tables) + 1) * 10 * shape[0] * shape[1] > CONCRETE_BYTES:
-                raise UsageError(f"{why}; run block by block, its {len(tables) + 1:,} accesses a thread (a loop's "
-                                 f"iterations each one) would take more than {CONCRETE_BYTES / 2**20:,.0f} MiB of "
-                                 "addresses: drop --caches")
-            site = Site(a.space, a.array, a.op, a.width, a.ins.line or 0, Sym(), (), (),
-                        tuple((f"blockIdx.{x}", g) for x, g in zip("xyz", grid) if g > 1), a.ins.pc, a.ins.opcode)
-            tables[key] = [site, np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=bool),
-                           np.zeros(shape, dtype=bool)]
-        for table, part in zip(tables[key][1:], analyze.concrete_lanes(a, n)):
-            table[lo:hi] = part.reshape(hi - lo, -1)
+        run.record(a, n, lo, hi)
+        if run.overflow:
+            run.accesses(kernel, refused)  # raises: no need to run the rest
 
     # no limit in time: counting the launch block by block, within ENUMERATE_SECONDS, came first,
     # and the blocks (ENUMERATE_BLOCKS) and the tables (CONCRETE_BYTES) bound this run
-    threads = analyze.run_blocks(kernel, record, progress=progress)
-    accesses = [Access(site, i, 0, tuple((0, g) for g in grid), _allocates(site, _mods(kernel, site)),
-                       Concrete(address, reach, live, grid))
-                for i, (site, address, reach, live) in enumerate(tables.values())]
-    return accesses, threads
+    run.finished(analyze.run_blocks(kernel, record, progress=progress))
+    return run
 
 
 def code_bytes(program) -> int:

@@ -208,11 +208,12 @@ def analysis(kernel: Kernel, rows: list[Row], engine: str) -> Analysis:
 
 def analyze_launch(kernel: Kernel, by_line: bool = False, by_pc: bool = False,
                    enumerate_blocks: int = ENUMERATE_BLOCKS, enumerate_seconds: float = ENUMERATE_SECONDS,
-                   progress=None) -> Analysis:
+                   progress=None, concrete=None) -> Analysis:
     """Exact counts for the whole launch, without enumerating it; where that cannot be done
     symbolically, by running each block (launches of at most `enumerate_blocks` blocks that its
     first blocks project to finish within `enumerate_seconds`; `progress(done, total)` is called
-    as blocks finish)."""
+    as blocks finish, and `concrete` (a `warpsim.caches.program.ConcreteRun`) records the run's
+    global accesses for the cache model)."""
     try:
         sites, threads = trace(kernel)
         items = []
@@ -231,7 +232,7 @@ def analyze_launch(kernel: Kernel, by_line: bool = False, by_pc: bool = False,
                              f"(at most {enumerate_blocks:,}): warpsim cannot count this launch exactly") from None
         try:
             a = brute_force(kernel, by_line, by_pc, max_blocks=enumerate_blocks, progress=progress,
-                            max_seconds=enumerate_seconds)
+                            max_seconds=enumerate_seconds, concrete=concrete)
         except TooLong as e:
             raise UsageError(f"{kernel.name}: {reason}; {e}: warpsim cannot count this launch exactly") from None
         except UsageError:
@@ -247,13 +248,17 @@ class TooLong(UsageError):
 
 
 def brute_force(kernel: Kernel, by_line: bool = False, by_pc: bool = False, chunk_threads: int = 1 << 15,
-                max_blocks: int = ENUMERATE_BLOCKS, progress=None, max_seconds: float | None = None) -> Analysis:
+                max_blocks: int = ENUMERATE_BLOCKS, progress=None, max_seconds: float | None = None,
+                concrete=None) -> Analysis:
     """Every block, every iteration, every thread executed concretely (the reference);
     `progress(done, total)` after each chunk of blocks; `max_seconds`: refuse (TooLong) when the
-    first chunk projects the whole run past it."""
+    first chunk projects the whole run past it; `concrete`: told of every access (`record(access,
+    n, lo, hi)`) and, once every block has run, of a block's threads (`finished(threads)`)."""
     items = []
 
     def record(a: Access, n: int, lo: int, hi: int) -> None:
+        if concrete is not None:
+            concrete.record(a, n, lo, hi)
         if a.space == "check":
             return  # concrete runs follow every thread: nothing to prove
         addr, reach, live = concrete_lanes(a, n)
@@ -261,7 +266,9 @@ def brute_force(kernel: Kernel, by_line: bool = False, by_pc: bool = False, chun
                        np.ones(n // 32, dtype=np.int64))
         items.append(((a.space, a.array, a.op, a.width, a.ins.line or 0, a.ins.pc, a.ins.opcode), counts))
 
-    run_blocks(kernel, record, chunk_threads, max_blocks, progress, max_seconds)
+    threads = run_blocks(kernel, record, chunk_threads, max_blocks, progress, max_seconds)
+    if concrete is not None:
+        concrete.finished(threads)
     return analysis(kernel, _rows(items, by_line, by_pc), "brute force")
 
 
