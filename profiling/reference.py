@@ -25,7 +25,8 @@ Arrays = dict[str, np.ndarray]
 Scalars = dict[str, int | float]
 Reference = Callable[[Arrays, Scalars], Arrays]
 
-NUMPY_DTYPES = {"float": np.float32, "double": np.float64, "half": np.float16, "float2": np.float32, "int": np.int32}
+NUMPY_DTYPES = {"float": np.float32, "double": np.float64, "half": np.float16, "float2": np.float32, "int": np.int32,
+                "uint8_t": np.uint8}
 LANES = {"float2": 2}  # numpy values per element of the buffer type; 1 where not listed
 
 # (rtol, atol) for numpy.allclose(result, reference): float sums of up to 2048 products of
@@ -36,6 +37,7 @@ TOLERANCES = {
     "double": (1e-10, 1e-10),
     "half": (2e-3, 1e-2),
     "int": (0.0, 0.0),
+    "uint8_t": (0.0, 0.0),  # integer arithmetic: bit for bit
 }
 ENTRY_TOLERANCES = {  # tensor-core accumulation, not float64 (see Limitations)
     "wmma.cu:wmma_tf32_global": (1e-3, 1e-2),
@@ -230,6 +232,23 @@ def roll(a: Arrays, s: Scalars) -> Arrays:
     return {"y": np.roll(a["x"][:n], -(s["shift"] % n))}
 
 
+def gray_u8(a: Arrays, s: Scalars) -> Arrays:
+    n = s["W"] * s["H"]
+    r, g, b = (a["rgb"][: 3 * n].astype(np.uint32).reshape(n, 3).T)
+    return {"g": ((77 * r + 150 * g + 29 * b) >> 8).astype(np.uint8)}
+
+
+def blur3_u8(a: Arrays, s: Scalars) -> Arrays:
+    W, H = s["W"], s["H"]
+    img = np.pad(a["in"][: W * H].astype(np.uint32).reshape(H, W), 1, mode="edge")  # clamped neighbours
+    total = sum(img[dy:dy + H, dx:dx + W] for dy in range(3) for dx in range(3))
+    return {"out": (total // 9).reshape(-1).astype(np.uint8)}
+
+
+def col_sum(a: Arrays, s: Scalars) -> Arrays:
+    return {"s": _matrix(a["a"], s["M"], s["N"]).sum(axis=0).astype(np.float32)}
+
+
 def scale_gs(a: Arrays, s: Scalars) -> Arrays:
     M, N = s["M"], s["N"]
     return {"y": (_matrix(a["x"], M, N) * a["s"][:N].astype(np.float64)).reshape(-1).astype(np.float32)}
@@ -283,6 +302,9 @@ REFERENCES: dict[str, Reference] = {
     "flat.cu:outer_flat": outer_flat,
     "flat.cu:transpose_flat": transpose,
     "flat.cu:roll": roll,
+    "pixels.cu:gray_u8": gray_u8,
+    "pixels.cu:blur3_u8": blur3_u8,
+    "pixels.cu:col_sum": col_sum,
     "gridstride.cu:scale_gs": scale_gs,
     "gridstride.cu:gather_gs": gather_gs,
     "gridstride.cu:roll2d_gs": roll2d_gs,
