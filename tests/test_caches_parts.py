@@ -410,6 +410,26 @@ def test_a_kernel_without_global_loads_gets_figures_not_an_error(tmp_path):
                                  "kB, its machine code and what every launch reads (predicted).")
 
 
+def test_loads_that_use_a_few_bytes_of_each_sector_get_the_sentence_in_sectors():
+    # gray_u8 at 97x61: each warp's byte loads of r, g and b step 3 bytes over 96 bytes, 3-4
+    # sectors each, for 32 bytes the lanes use; 17,751 bytes requested (5,917 pixels x 3) in
+    # 2,325 sectors. L2 alone carries more than that, so the bytes' sentence would give L1
+    # nothing though most of those sectors hit (the g and b loads find r's sectors): sectors it is
+    from warpsim.caches import caches_for_launch
+    from warpsim.caches.report import sentence
+    from warpsim.sass.analyze import prepare
+
+    k = prepare(KERNELS / "pixels.cu", "gray_u8", "cdiv(W,32),cdiv(H,8)", "32x8",
+                {"W": "97", "H": "61", "rgb": "uint8_t[3*W*H]", "g": "uint8_t[W*H]"})
+    p = caches_for_launch(k)
+    t = p.total
+    assert t.load_sectors == 2_325 and t.l2_read_sectors * 32 > 17_751 and t.l1_hit_sectors > t.load_sectors / 2
+    assert sentence(p, 17_751) == (
+        f"The loads request 17.8 kB in 2,325 sectors of 32 bytes: L1 serves {t.l1_hit_sectors:,} of them "
+        f"({t.l1_hit_sectors / 2_325:.0%}), L2 {t.l2_read_sectors:,} ({t.l2_read_sectors * 32 / 1e3:.1f} kB, more than "
+        f"the lanes ask for) and DRAM {t.dram_read_bytes / 1e3:.1f} kB of those (predicted).")
+
+
 def _events(block, tile, time, fetched):
     from warpsim.caches.tiles import Events
 

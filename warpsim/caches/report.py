@@ -6,7 +6,9 @@ many the L1 served (requested less what L1 read from L2), how many the L2 served
 sectors less what came from DRAM), and how many came from DRAM (its read bytes). The three add
 up to the requested bytes. (A sector L2 sends serves as many requested bytes as its lanes ask
 for; counting L2's and DRAM's shares in the bytes they move is what the sentence's "came from"
-means here: the traffic each level carried.)
+means here: the traffic each level carried.) Where L2 alone carries more than the loads request
+(loads whose lanes use a few bytes of each sector: 1-byte pixels 3 bytes apart), those shares
+would leave L1 nothing, whatever it hits; the sentence then counts sectors instead.
 """
 
 from __future__ import annotations
@@ -71,8 +73,13 @@ def sentence(p: CachePrediction, requested_bytes: int) -> str:
     if requested_bytes <= 0:
         return (f"The launch has no global loads: DRAM delivers {gb(p.total.dram_read_bytes)}, its machine code "
                 "and what every launch reads (predicted).")
+    t = p.total
+    if t.l2_read_sectors * SECTOR > requested_bytes:
+        hit = f" ({t.l1_hit_sectors / t.load_sectors:.0%})" if t.load_sectors else ""
+        return (f"The loads request {gb(requested_bytes)} in {t.load_sectors:,} sectors of 32 bytes: L1 serves "
+                f"{t.l1_hit_sectors:,} of them{hit}, L2 {t.l2_read_sectors:,} ({gb(t.l2_read_sectors * SECTOR)}, more "
+                f"than the lanes ask for) and DRAM {gb(t.dram_read_bytes)} of those (predicted).")
     l1, l2, dram = shares(p, requested_bytes)
-
     return (f"Of {gb(requested_bytes)} requested by the loads, {gb(l1)} came from L1, {gb(l2)} from L2 and "
             f"{gb(dram)} from DRAM (predicted).")
 
