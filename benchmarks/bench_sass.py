@@ -72,6 +72,8 @@ def catalog(repeat: int) -> None:
                "--grid", e["grid"], "--block", e["block"], "--format", "json"]
         for k, v in {**size, **e.get("buffers", {})}.items():
             cmd += ["--arg", f"{k}={v}"]
+        if "dynamic_shared" in e:
+            cmd += ["--dynamic-shared", e["dynamic_shared"]]
         runs = [timed(cmd) for _ in range(repeat)]
         print(f"  {e['entry']:22} {statistics.median(r[0] for r in runs):6.2f}s {max(r[1] for r in runs):9.0f}")
 

@@ -315,7 +315,8 @@ def _launch_key(trace: Trace) -> tuple:
     meta = trace.meta
     code = hashlib.sha256(cubin.read_bytes()).hexdigest() if cubin.is_file() else str(cubin)
     return (code, str(source), meta["entry"], meta["grid_text"], meta["block_text"],
-            json.dumps(meta["args"], sort_keys=True), json.dumps(meta.get("param_names")))
+            json.dumps(meta["args"], sort_keys=True), json.dumps(meta.get("param_names")),
+            meta.get("dynamic_shared_text"))
 
 
 def sass_launch(trace: Trace):
@@ -326,7 +327,8 @@ def sass_launch(trace: Trace):
     source, cubin = _sources(trace)
     names = meta.get("param_names")  # (traces of call 4 predate it: their source names them)
     return prepare(cubin, meta["entry"], meta["grid_text"], meta["block_text"], meta["args"],
-                   source=source if source.is_file() else None, param_names=names)
+                   source=source if source.is_file() else None, param_names=names,
+                   dynamic_shared=meta.get("dynamic_shared_text"))
 
 
 def _sass_rows(trace: Trace, predict: bool, skip=()) -> list[dict]:

@@ -189,7 +189,10 @@ def replay(entry: dict, modules: dict, seed: int = 0) -> str | None:
             args.append(cupy.asarray(host[p["name"]]))
         else:
             args.append(_scalar(p))
-    function(tuple(entry["grid"]), tuple(entry["block"]), tuple(args))
+    shared = int(entry.get("dynamic_shared", 0))
+    if shared > 48 * 1024:  # past 48 KiB a kernel opts in to its dynamic shared memory
+        function.max_dynamic_shared_size_bytes = shared
+    function(tuple(entry["grid"]), tuple(entry["block"]), tuple(args), shared_mem=shared)
     cupy.cuda.Device().synchronize()
     check = reference.REFERENCES.get(entry.get("reference") or "")
     if check is None:

@@ -58,12 +58,13 @@ def _relative(path: Path) -> str:
 
 
 def build(source: Path | str, entry: str, grid: str, block: str, args: dict, traces_dir: Path,
-          per_array: bool = False, reference: str | None = None) -> dict:
+          per_array: bool = False, reference: str | None = None, dynamic_shared: str | None = None) -> dict:
     """One launch of any kernel, resolved (a UsageError says what is missing); copies its cubin
-    into traces_dir/sass/<stem>/."""
+    into traces_dir/sass/<stem>/. `dynamic_shared`: bytes of dynamic shared memory per block, an
+    integer expression of the scalar arguments (the entry keeps it, and its value)."""
     from warpsim.sass.analyze import prepare
 
-    kernel = prepare(source, entry, grid, block, {k: str(v) for k, v in args.items()})
+    kernel = prepare(source, entry, grid, block, {k: str(v) for k, v in args.items()}, dynamic_shared=dynamic_shared)
     k = kernel.launch
     params = []
     for p in k.params:
@@ -86,13 +87,14 @@ def build(source: Path | str, entry: str, grid: str, block: str, args: dict, tra
     cubin = folder / f"{stem}-{sha[:16]}.cubin"
     if not cubin.exists():
         shutil.copyfile(kernel.cubin_path, cubin)
+    shared = {"dynamic_shared_text": dynamic_shared, "dynamic_shared": k.dynamic_shared} if dynamic_shared else {}
     return {
         "id": launch_id(Path(source), entry, args), "source": _relative(Path(source)), "entry": entry,
         "mangled": kernel.program.function.name, "cubin": _relative(cubin), "cubin_sha256": sha,
         "source_sha256": source_sha256(source),
         "grid": list(k.grid), "block": list(k.block), "grid_text": grid, "block_text": block,
         "args": {key: str(v) for key, v in args.items()}, "params": params, "per_array": per_array,
-        "reference": reference,
+        "reference": reference, **shared,
     }
 
 
@@ -109,7 +111,8 @@ def from_catalog(catalog: Path | str, traces_dir: Path, kernels_dir: Path | None
         for i, size in enumerate(e["sizes"]):
             args = {**size, **e.get("buffers", {})}
             launches.append(build(folder / e["file"], e["entry"], e["grid"], e["block"], args, traces_dir,
-                                  per_array=(i == e.get("per_array", -1)), reference=f"{e['file']}:{e['entry']}"))
+                                  per_array=(i == e.get("per_array", -1)), reference=f"{e['file']}:{e['entry']}",
+                                  dynamic_shared=e.get("dynamic_shared")))
     return launches
 
 

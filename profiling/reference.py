@@ -249,6 +249,16 @@ def col_sum(a: Arrays, s: Scalars) -> Arrays:
     return {"s": _matrix(a["a"], s["M"], s["N"]).sum(axis=0).astype(np.float32)}
 
 
+def reverse_dyn(a: Arrays, s: Scalars) -> Arrays:
+    n, chunk = s["n"], s["chunk"]
+    src = np.append(a["in"][:n], np.zeros(-(-n // chunk) * chunk - n, dtype=np.float32))  # past n: 0
+    return {"out": src.reshape(-1, chunk)[:, ::-1].reshape(-1)[:n].copy()}
+
+
+def row_sum_dyn(a: Arrays, s: Scalars) -> Arrays:
+    return {"s": _matrix(a["a"], s["M"], s["N"]).sum(axis=1).astype(np.float32)}
+
+
 def scale_gs(a: Arrays, s: Scalars) -> Arrays:
     M, N = s["M"], s["N"]
     return {"y": (_matrix(a["x"], M, N) * a["s"][:N].astype(np.float64)).reshape(-1).astype(np.float32)}
@@ -305,6 +315,9 @@ REFERENCES: dict[str, Reference] = {
     "pixels.cu:gray_u8": gray_u8,
     "pixels.cu:blur3_u8": blur3_u8,
     "pixels.cu:col_sum": col_sum,
+    "dynshared.cu:reverse_dyn": reverse_dyn,
+    "dynshared.cu:row_sum_dyn": row_sum_dyn,
+    "dynshared.cu:transpose_dyn": transpose,
     "gridstride.cu:scale_gs": scale_gs,
     "gridstride.cu:gather_gs": gather_gs,
     "gridstride.cu:roll2d_gs": roll2d_gs,

@@ -28,11 +28,12 @@ FILES = ("stencil.cu", "softmax.cu", "reduce.cu", "conv1d.cu")
 
 
 def predict(source: Path, entry: str, grid: str, block: str, args: dict, per_array: bool = False,
-            reference: str | None = None) -> tuple[dict, dict]:
+            reference: str | None = None, dynamic_shared: str | None = None) -> tuple[dict, dict]:
     """One launch resolved into a plan entry (its cubin copied under traces/), and warpsim's
     prediction of it: the exact counts per access and the cache figures' totals."""
-    launch = plan.build(source, entry, grid, block, args, REPO / "traces", per_array=per_array, reference=reference)
-    kernel = analyze.prepare(source, entry, grid, block, args)
+    launch = plan.build(source, entry, grid, block, args, REPO / "traces", per_array=per_array, reference=reference,
+                        dynamic_shared=dynamic_shared)
+    kernel = analyze.prepare(source, entry, grid, block, args, dynamic_shared=dynamic_shared)
     counts = analyze.analyze_launch(kernel)
     try:
         caches = caches_for_launch(kernel).as_dict()["total"]
@@ -59,7 +60,8 @@ def file_pairs(files: tuple[str, ...]) -> list[tuple[dict, dict]]:
     for e in (e for e in catalog if e["file"] in files):
         for i, size in enumerate(e["sizes"]):
             pairs.append(predict(REPO / "kernels" / e["file"], e["entry"], e["grid"], e["block"],
-                                 {**size, **e["buffers"]}, i == e["per_array"], f"{e['file']}:{e['entry']}"))
+                                 {**size, **e["buffers"]}, i == e["per_array"], f"{e['file']}:{e['entry']}",
+                                 e.get("dynamic_shared")))
     return pairs
 
 

@@ -241,7 +241,8 @@ def _catalog_launch(draw):
             step = math.gcd(*(int(s[d]) for s in sizes))
             size[d] = step * draw(st.integers(1, max(1, 400 // step)))
     args = {**{k: str(v) for k, v in size.items()}, **entry.get("buffers", {})}
-    return entry["entry"], size, prepare(KERNELS / entry["file"], entry["entry"], entry["grid"], entry["block"], args)
+    return entry["entry"], size, prepare(KERNELS / entry["file"], entry["entry"], entry["grid"], entry["block"], args,
+                                         dynamic_shared=entry.get("dynamic_shared"))
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

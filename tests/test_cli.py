@@ -58,6 +58,13 @@ def test_list_shows_every_kernel():
     (("analyze", "naive_coalesced", "--M", "8", "--block", "big"), "like 32x32"),
     (("analyze", "naive", "--M", "8", "--block", "16x16"), "compiled for block 32x32"),
     (("analyze", "naive"), "--M is needed: the size of the registered kernel 'naive'"),
+    (("analyze", "naive", "--M", "8", "--dynamic-shared", "1024"), "--dynamic-shared is for a kernel given by its"),
+    # dynamic shared memory (`extern __shared__`) left out: the first access past the static window
+    (("analyze", "kernels/dynshared.cu", "--entry", "reverse_dyn", "--grid", "4", "--block", "256", "--arg", "n=1000",
+      "--arg", "chunk=256", "--arg", "in=float[n]", "--arg", "out=float[n]"), "needs --dynamic-shared BYTES"),
+    (("analyze", "kernels/dynshared.cu", "--entry", "reverse_dyn", "--grid", "4", "--block", "256", "--arg", "n=1000",
+      "--arg", "chunk=256", "--arg", "in=float[n]", "--arg", "out=float[n]", "--dynamic-shared", "4*chunk-"),
+     "--dynamic-shared"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, needle):
     p = warpsim(*args)

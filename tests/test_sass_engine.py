@@ -70,7 +70,8 @@ def test_machine_code_equals_the_hand_model_at_random_sizes(data):
 
 def launch(entry: dict, size: dict):
     args = {**size, **entry.get("buffers", {})}
-    return sass_analyze.prepare(KERNELS / entry["file"], entry["entry"], entry["grid"], entry["block"], args)
+    return sass_analyze.prepare(KERNELS / entry["file"], entry["entry"], entry["grid"], entry["block"], args,
+                                dynamic_shared=entry.get("dynamic_shared"))
 
 
 def per_pc(analysis) -> dict:

@@ -127,3 +127,56 @@ def test_a_launch_too_slow_to_run_block_by_block_is_refused_early(tmp_path):
                                          r"take about .* s \(its first 64 took .* s; the limit is 0 s\): warpsim "
                                          r"cannot count this launch exactly$"):
         A.analyze_launch(k, enumerate_seconds=1e-9)
+
+
+DYNAMIC = '''extern "C" __global__ void flip(int n, const float *in, float *out) {
+  extern __shared__ float buf[];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  buf[threadIdx.x] = i < n ? in[i] : 0.0f;   // line 4: the block's dynamic shared memory
+  __syncthreads();
+  if (i < n) out[i] = buf[blockDim.x - 1 - threadIdx.x];
+}
+'''
+
+
+@needs_nvcc
+def test_dynamic_shared_memory_is_sized_at_launch_or_refused(tmp_path):
+    # `extern __shared__` takes the launch's third <<<...>>> argument. Without --dynamic-shared
+    # the block's window is its static 1 KiB (the reserve the sm_90 driver keeps), and the first
+    # store past it is refused by instruction; with 4 * 256 bytes every access lies in the window
+    # and is counted: 1000 floats stored and loaded once, 32 lanes x 4 B = one wavefront a request
+    # (the reversed read is a permutation of the banks: no conflicts)
+    path = tmp_path / "flip.cu"
+    path.write_text(DYNAMIC)
+    args = {"n": "1000", "in": "float[n]", "out": "float[n]"}
+    with pytest.raises(UsageError, match=r"^flip: a shared access at bytes \[0x400, 0x800\) of the block's shared "
+                                         r"window, which holds 1,024 .*needs --dynamic-shared BYTES.*, line 4"):
+        A.analyze_launch(A.prepare(path, "flip", "cdiv(n,256)", "256", args))
+    k = A.prepare(path, "flip", "cdiv(n,256)", "256", args, dynamic_shared="4*256")
+    assert k.launch.dynamic_shared == 1024 and k.launch.shared_bytes == 2048
+    rows = {(r.space, r.op): r for r in A.analyze_launch(k).rows}
+    assert rows[("shared", "store")].active_lanes == 1024 and rows[("shared", "load")].active_lanes == 1000
+    assert rows[("shared", "load")].wavefronts == rows[("shared", "load")].requests == 32
+    assert rows[("shared", "load")].bank_conflicts == 0
+    # a window one float short is refused at the last lane's store: bytes [0x400, 0x800) again
+    with pytest.raises(UsageError, match=r"which holds 2,044 "):
+        A.analyze_launch(A.prepare(path, "flip", "cdiv(n,256)", "256", args, dynamic_shared="4*255"))
+    # past the 227 KiB a block may take on sm_90, or below 0: refused before anything runs
+    for bad in ("227*1024+1", "0-4"):
+        with pytest.raises(UsageError, match=r"--dynamic-shared .* bytes: a block takes 0 to 232,448 bytes"):
+            A.prepare(path, "flip", "cdiv(n,256)", "256", args, dynamic_shared=bad)
+
+
+@needs_nvcc
+def test_dynamic_shared_memory_decides_the_blocks_an_sm_holds(tmp_path):
+    # the cache model places blocks by their shared memory, static and dynamic: 8 warps a block
+    # fit 8 to an SM by threads (2048 / 256); 64 KiB of dynamic shared memory each (65,536 + the
+    # 1 KiB static reserve + the driver's 1 KiB a block) fit 3 in the 228 KiB of an SM
+    from warpsim.caches import caches_for_launch
+
+    path = tmp_path / "flip.cu"
+    path.write_text(DYNAMIC)
+    args = {"n": "100000", "in": "float[n]", "out": "float[n]"}
+    small = caches_for_launch(A.prepare(path, "flip", "cdiv(n,256)", "256", args, dynamic_shared="1024"))
+    big = caches_for_launch(A.prepare(path, "flip", "cdiv(n,256)", "256", args, dynamic_shared="65536"))
+    assert small.residency.blocks_per_sm == 8 and big.residency.blocks_per_sm == 3

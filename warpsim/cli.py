@@ -56,11 +56,14 @@ def analyze(
                                        "over its scalar arguments with + - * // % and cdiv(a, b)"),
     arg: Optional[List[str]] = typer.Option(None, "--arg", help="a file's kernel: NAME=VALUE for each scalar "
                                             "parameter, NAME=TYPE[COUNT] to declare a pointer's buffer (repeat)"),
+    dynamic_shared: Optional[str] = typer.Option(None, "--dynamic-shared", help="a file's kernel: bytes of dynamic "
+                                                 "shared memory per block (`extern __shared__`; the launch's third "
+                                                 "<<<...>>> argument), an integer expression like --grid's"),
     caches: bool = typer.Option(False, "--caches", help="also predict, per array, the L1 hit sectors, L2 read and "
                                 "write sectors and DRAM bytes on the H200 (within tolerances: docs/CACHES.md)"),
 ) -> None:
     """Count requests, sectors and wavefronts of every memory instruction of one launch."""
-    show_analysis(kernel, M, N, K, block, fmt.value, by_line, engine, entry, grid, arg or [], caches)
+    show_analysis(kernel, M, N, K, block, fmt.value, by_line, engine, entry, grid, arg or [], caches, dynamic_shared)
 
 
 @app.command()

@@ -69,7 +69,7 @@ def is_path(kernel: str) -> bool:
 
 
 def file_launch(kernel: str, M: str | None, N: str | None, K: str | None, block: str | None,
-                entry: str | None, grid: str | None, args: list[str] | tuple):
+                entry: str | None, grid: str | None, args: list[str] | tuple, dynamic_shared: str | None = None):
     """The launch (`warpsim.sass.analyze.Kernel`) of a kernel given by its file."""
     from warpsim.errors import UsageError
     from warpsim.sass.analyze import prepare
@@ -79,7 +79,7 @@ def file_launch(kernel: str, M: str | None, N: str | None, K: str | None, block:
                          "(and --arg NAME=VALUE for each scalar parameter)")
     if M is not None or N is not None or K is not None:
         raise UsageError("--M/--N/--K name a registered kernel's sizes; give a file's sizes as --arg M=...")
-    return prepare(kernel, entry, grid, block, list(args))
+    return prepare(kernel, entry, grid, block, list(args), dynamic_shared=dynamic_shared)
 
 
 def run_analysis(kernel: str, M: str | None, N: str | None, K: str | None, block: str | None, by_line: bool,
@@ -127,19 +127,23 @@ def run_caches(kernel: str, M: str | None, N: str | None, K: str | None, block: 
 
 def show_analysis(kernel: str, M: str | None, N: str | None, K: str | None, block: str | None, fmt: str,
                   by_line: bool, engine: str = "sass", entry: str | None = None, grid: str | None = None,
-                  args: list[str] | tuple = (), caches: bool = False) -> None:
+                  args: list[str] | tuple = (), caches: bool = False, dynamic_shared: str | None = None) -> None:
     """`warpsim analyze`: count the launch, print the warnings, then JSON, CSV or the tables;
     with `caches`, the cache prediction too (JSON: a `caches` object; CSV: its rows instead)."""
     from pathlib import Path
 
     from warpsim import report
+    from warpsim.errors import UsageError
     from warpsim.registry import get_kernel
 
+    if dynamic_shared is not None and not is_path(kernel):
+        raise UsageError(f"--dynamic-shared is for a kernel given by its .cu or .cubin file; {kernel!r} is a "
+                         "registered kernel (its shared memory is its own)")
     launch = concrete = None
     if is_path(kernel):  # prepared once; a launch run block by block runs once for both
         from warpsim.caches.program import ConcreteRun
 
-        launch = file_launch(kernel, M, N, K, block, entry, grid, args)
+        launch = file_launch(kernel, M, N, K, block, entry, grid, args, dynamic_shared)
         concrete = ConcreteRun(launch) if caches else None
     a = run_analysis(kernel, M, N, K, block, by_line, engine, entry, grid, args, launch, concrete)
     warn(a.warnings)

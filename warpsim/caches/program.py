@@ -141,7 +141,7 @@ def from_machine_code(kernel, progress=None, concrete: "ConcreteRun | None" = No
     sizes = [b.nbytes for b in buffers]
     footprint = sum(sizes) if sizes and None not in sizes else None
     return Program(kernel.name, tuple(kernel.launch.grid), tuple(kernel.launch.block), threads, tuple(accesses),
-                   function.registers, function.shared_bytes, barrier_in_loop(kernel.program), footprint,
+                   function.registers, kernel.launch.shared_bytes, barrier_in_loop(kernel.program), footprint,
                    code_bytes(kernel.program))
 
 

@@ -82,15 +82,17 @@ def compile_kernel(path: Path | str, entry: str | None) -> tuple[Program, Path |
 
 
 def prepare(path, entry, grid: str, block: str, args: list[str] | dict, source: Path | str | None = None,
-            param_names: list[str] | None = None) -> Kernel:
+            param_names: list[str] | None = None, dynamic_shared: str | None = None) -> Kernel:
     """Compile (or read) the kernel and bind one launch; every refusal is one UsageError.
     `source` names the .cu whose signature names a cubin's parameters (default: the one the
-    cubin's line table names, where that file exists)."""
+    cubin's line table names, where that file exists); `dynamic_shared`: bytes of dynamic shared
+    memory per block, an integer expression of the scalar arguments."""
     program, found, cubin = compile_kernel(path, entry)
     source = Path(source) if source is not None else found
     params, warnings = L.resolve_params(program.function, L.read_source(source), param_names)
     texts = args if isinstance(args, dict) else L.parse_args(list(args))
-    bound = L.bind(program.function, params, {k: str(v) for k, v in texts.items()}, grid, block, warnings)
+    bound = L.bind(program.function, params, {k: str(v) for k, v in texts.items()}, grid, block, warnings,
+                   dynamic_shared)
     return Kernel(program, bound, source, cubin)
 
 

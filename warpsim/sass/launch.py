@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from warpsim.errors import UsageError
-from warpsim.sass.cubin import Function
+from warpsim.sass.cubin import SHARED_RESERVED, Function
 from warpsim.sass.machine import Buffer, Launch
 
 BUFFER_STRIDE = 1 << 40
@@ -74,6 +74,13 @@ class KernelLaunch:
     grid: tuple[int, int, int]
     block: tuple[int, int, int]
     warnings: list[str] = field(default_factory=list)
+    dynamic_shared: int = 0  # bytes of dynamic shared memory per block (the launch's third <<<...>>> argument)
+
+    @property
+    def shared_bytes(self) -> int:
+        """A block's shared memory: static (the reserved 1 KiB included), then dynamic, 16-aligned."""
+        static = self.function.shared_bytes
+        return -(-static // 16) * 16 + self.dynamic_shared if self.dynamic_shared else static
 
     def launch(self, shared_vars=()) -> Launch:
         cbank = {}
@@ -96,7 +103,7 @@ class KernelLaunch:
             bits = _bits(p, self.scalars[p.name])
             for k in range(0, max(p.size, 4), 4):
                 cbank[at + k] = (bits >> (8 * k)) & 0xFFFFFFFF
-        return Launch(self.grid, self.block, cbank, tuple(buffers), tuple(shared_vars))
+        return Launch(self.grid, self.block, cbank, tuple(buffers), tuple(shared_vars), self.shared_bytes)
 
     def address_of(self, name: str) -> int:
         pointers = [p.name for p in self.params if p.pointer]
@@ -308,9 +315,15 @@ def _scalar(p: Param, text: str):
         raise UsageError(f"--arg {p.name}={text}: {p.name} is `{p.ctype}`, so its value must be {kind}") from None
 
 
+#: The most shared memory a block may take on sm_90, static and dynamic (227 KiB; a block past
+#: 48 KiB of dynamic shared memory opts in with cudaFuncAttributeMaxDynamicSharedMemorySize).
+MAX_SHARED_PER_BLOCK = 227 * 1024
+
+
 def bind(function: Function, params: list[Param], args: dict[str, str], grid: str, block: str,
-         warnings: list[str]) -> KernelLaunch:
-    """Check the arguments against the signature and evaluate the launch."""
+         warnings: list[str], dynamic_shared: str | None = None) -> KernelLaunch:
+    """Check the arguments against the signature and evaluate the launch (`dynamic_shared`: an
+    integer expression of the scalar arguments, bytes of dynamic shared memory per block)."""
     signature = ", ".join(f"{p.ctype} {p.name}".strip() for p in params)
     names = {p.name for p in params}
     unknown = sorted(set(args) - names)
@@ -356,7 +369,13 @@ def bind(function: Function, params: list[Param], args: dict[str, str], grid: st
     if g[0] > 2**31 - 1 or g[1] > 65535 or g[2] > 65535:
         warnings.append(f"grid {g[0]}x{g[1]}x{g[2]} exceeds CUDA's limits (x < 2^31, y and z <= 65535): "
                         "the real launch would fail; warpsim counts it anyway")
-    return KernelLaunch(function, params, scalars, buffers, g, b, warnings)
+    dynamic = eval_int(dynamic_shared, ints, "--dynamic-shared") if dynamic_shared is not None else 0
+    static = function.shared_bytes - SHARED_RESERVED
+    if dynamic < 0 or dynamic + static > MAX_SHARED_PER_BLOCK:
+        raise UsageError(f"--dynamic-shared {dynamic_shared} = {dynamic:,} bytes: a block takes 0 to "
+                         f"{MAX_SHARED_PER_BLOCK - static:,} bytes of dynamic shared memory beside its {static:,} static "
+                         "ones on sm_90")
+    return KernelLaunch(function, params, scalars, buffers, g, b, warnings, dynamic)
 
 
 def read_source(path: Path | None) -> str | None:

@@ -107,6 +107,7 @@ class Launch:
     cbank: dict  # byte offset -> 32-bit word (int)
     buffers: tuple[Buffer, ...] = ()
     shared_vars: tuple = ()  # warpsim.sass.cubin.SharedVar, with offsets
+    shared_window: int | None = None  # bytes of a block's shared window (static and dynamic); None: unchecked
 
     @property
     def threads(self) -> int:
@@ -518,6 +519,8 @@ class Machine:
         pred = guard if lanes is None else F.f_and(guard, lanes)
         if space == "generic":
             space, address = self.generic_space(address)
+        if space == "shared" and self.launch.shared_window is not None:
+            self.check_window(address, width)
         array = self.array_of(space, address)
         self.record(Access(ins, space, op, width, address, path.cond, pred, array, self.env))
 
@@ -533,6 +536,19 @@ class Machine:
         if lo >> 32 == SHARED_WINDOW_HI and hi >> 32 == SHARED_WINDOW_HI:
             return "shared", address - (SHARED_WINDOW_HI << 32)
         return "global", address
+
+    def check_window(self, address: Sym, width: int) -> None:
+        """A shared access must lie in the block's window: its static shared memory (the 1 KiB the
+        driver reserves included) and the launch's dynamic shared memory after it. Past it is a
+        kernel that takes dynamic shared memory (`extern __shared__`) launched without it, or an
+        access out of bounds: refused, not counted."""
+        lo, hi = bounds(address, self.env)
+        window = self.launch.shared_window
+        if hi + width > window:
+            raise EngineError(f"a shared access at bytes [{lo:#x}, {hi + width:#x}) of the block's shared window, "
+                              f"which holds {window:,} (static, the reserved 1 KiB included, and dynamic): a kernel "
+                              "with `extern __shared__` memory needs --dynamic-shared BYTES enough for it (the "
+                              "launch's third <<<...>>> argument)")
 
     def array_of(self, space: str, address: Sym) -> str:
         lo, hi = bounds(address, self.env)
