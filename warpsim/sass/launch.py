@@ -357,7 +357,9 @@ def bind(function: Function, params: list[Param], args: dict[str, str], grid: st
             kind, count = decl
             if kind not in ELEMENT_BYTES:
                 raise UsageError(f"--arg {name}={kind}[{count}]: unknown element type {kind!r} "
-                                 f"(known: {', '.join(sorted(ELEMENT_BYTES))})")
+                                 f"(known: {', '.join(sorted(ELEMENT_BYTES))}); an array of structures "
+                                 f"is declared in bytes, e.g. {name}='uint8_t[12*({count})]' for structures of "
+                                 "12 bytes")
             buffers[name] = (kind, eval_int(count, ints, f"--arg {name}"))
     g = parse_dim3(grid, ints, "--grid")
     b = parse_dim3(block, ints, "--block")
