@@ -79,6 +79,9 @@ def run(
                                        "over the scalar arguments, e.g. 'cdiv(N,32),cdiv(M,32)'"),
     arg: Optional[List[str]] = typer.Option(None, "--arg", help=".cu/.cubin: NAME=VALUE for each scalar parameter, "
                                             "NAME=TYPE[COUNT] for each pointer (repeat the option)"),
+    dynamic_shared: Optional[str] = typer.Option(None, "--dynamic-shared", help=".cu/.cubin: bytes of dynamic "
+                                                 "shared memory per block (`extern __shared__`), an integer "
+                                                 "expression like --grid's"),
     force: bool = typer.Option(False, "--force", help="replace an existing trace"),
     timeout: float = typer.Option(300.0, "--timeout", help="seconds ncu may take (> 0)"),
     keep_report: Optional[Path] = typer.Option(None, "--keep-report", help="also save the .ncu-rep and raw CSV here"),
@@ -89,10 +92,12 @@ def run(
 ):
     """Profile one launch under ncu, write its trace, print measured beside predicted."""
     if kernel.endswith((".cu", ".cubin")):
-        _run_any(kernel, entry, grid, block, arg or [], per_array, force, timeout, traces_dir)
+        _run_any(kernel, entry, grid, block, arg or [], per_array, force, timeout, traces_dir, dynamic_shared)
         return
     with user_errors():
         positive_seconds("--timeout", timeout)
+        if dynamic_shared is not None:
+            raise UsageError(f"--dynamic-shared is for a .cu/.cubin launch; {kernel!r} is a registered kernel")
         if M is None:
             raise UsageError(f"--M is needed for the registered kernel {kernel!r}")
         problem = Problem.resolve(kernel, M, N, K, parse_block(block))
@@ -106,7 +111,7 @@ def run(
                                               one_launch=True), table_width())
 
 
-def _run_any(path, entry, grid, block, args, per_array, force, timeout, traces_dir) -> None:
+def _run_any(path, entry, grid, block, args, per_array, force, timeout, traces_dir, dynamic_shared=None) -> None:
     """`profile run KERNEL.cu --entry ... --grid ... --block ... --arg ...`: a one-launch plan."""
     import tempfile
 
@@ -117,7 +122,7 @@ def _run_any(path, entry, grid, block, args, per_array, force, timeout, traces_d
         if grid is None or block is None:
             raise UsageError("a .cu/.cubin launch needs --grid and --block (and --arg for every parameter)")
         entry_dict = plan.build(Path(path), entry or "", grid, block, parse_args(args), traces_dir,
-                                per_array=per_array)
+                                per_array=per_array, dynamic_shared=dynamic_shared)
         with tempfile.TemporaryDirectory(prefix="warpsim-plan-") as tmp:
             plan_path = plan.save([entry_dict], Path(tmp) / "plan.json")
             result = batch.run([entry_dict], batch.BatchOptions(traces_dir, force, timeout, plan_path=plan_path))

@@ -125,6 +125,7 @@ def test_every_json_output_is_strict():
     ("profile", ("bench", "naive", "--N", 0), "N must be at least 1, got 0"),
     ("profile", ("bench", "naive", "--M", 64, "--K", -5), "K must be at least 1, got -5"),
     ("profile", ("bench", "naive", "--M", 64, "--warmup", -1), "--warmup -1"),
+    ("profile", ("run", "naive", "--M", 64, "--dynamic-shared", 1024), "--dynamic-shared is for a .cu/.cubin launch"),
 ])
 def test_bad_numbers_are_refused_in_one_line(cli, args, needle):
     p = run(cli, *args)

@@ -96,3 +96,20 @@ def test_paths_asks_for_the_memory_path_metrics_ncu_knows(monkeypatch):
     assert batch.known_metrics(fake, SASS_NAMES + PATH_NAMES) == [
         "dram__bytes_read.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum",
         "lrc__lts2lrc_sectors_op_read.sum"]
+
+
+@needs_nvcc
+def test_a_plan_keeps_a_launchs_dynamic_shared_memory_for_the_replay_and_the_trace():
+    # blind batch 10's 64 KiB launch: the plan entry keeps the expression and its value (the
+    # replay's shared_mem, past 48 KiB an opt-in), the trace's metadata both, and compare
+    # re-predicts with it: without it the engine refuses the first shared access past 1 KiB
+    recorded = load_trace(TRACES_DIR / "holdout" / "blind10" / "dynshared" / "reverse_dyn__n20000003_chunk16384.json")
+    assert recorded.meta["dynamic_shared_text"] == "4*chunk" and recorded.meta["dynamic_shared"] == 4 * 16384
+    exact, claimed = compare.summary(compare.compare([recorded], {}))
+    assert exact == claimed > 0
+    entry = json.loads((TRACES_DIR.parent / "scripts" / "h200_plan_blind10.json").read_text())["launches"][2]
+    assert entry["id"] == "dynshared/reverse_dyn__n20000003_chunk16384" and entry["dynamic_shared"] == 65536
+    bare = {**recorded.meta}
+    del bare["dynamic_shared_text"]
+    with pytest.raises(UsageError, match="needs --dynamic-shared BYTES"):
+        compare.predict_sass(type(recorded)(bare, recorded.metrics, path=recorded.path))
