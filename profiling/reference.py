@@ -259,6 +259,30 @@ def row_sum_dyn(a: Arrays, s: Scalars) -> Arrays:
     return {"s": _matrix(a["a"], s["M"], s["N"]).sum(axis=1).astype(np.float32)}
 
 
+def scatter_local(a: Arrays, s: Scalars) -> Arrays:
+    # v[(7 t + i) mod 32] = in[t n + i]: 7 t covers every residue once, so v[j] is in[t n + i] for
+    # t = 23 (j - i) mod 32 (23 = 7^-1 mod 32)
+    n, k = s["n"], s["k"]
+    i = np.arange(n)
+    src = _matrix(a["in"], 32, n)
+
+    def v(j):
+        return src[(23 * (j - i)) % 32, i]
+
+    return {"out": (v(k % 32) + v((i + k) % 32)).astype(np.float32)}
+
+
+def stack_sum(a: Arrays, s: Scalars) -> Arrays:
+    return {"out": _matrix(a["in"], 24, s["n"]).sum(axis=0).astype(np.float32)}
+
+
+def ticket(a: Arrays, s: Scalars) -> Arrays:
+    # the counters each gain one per thread of theirs; the old values each thread gets depend on
+    # the order the atomics land in, so `out` is not checked
+    hits = np.bincount(np.arange(s["n"]) % 64, minlength=64)
+    return {"counters": (a["counters"][:64].astype(np.int64) + hits).astype(np.int32)}
+
+
 def scale_gs(a: Arrays, s: Scalars) -> Arrays:
     M, N = s["M"], s["N"]
     return {"y": (_matrix(a["x"], M, N) * a["s"][:N].astype(np.float64)).reshape(-1).astype(np.float32)}
@@ -318,6 +342,9 @@ REFERENCES: dict[str, Reference] = {
     "dynshared.cu:reverse_dyn": reverse_dyn,
     "dynshared.cu:row_sum_dyn": row_sum_dyn,
     "dynshared.cu:transpose_dyn": transpose,
+    "local.cu:scatter_local": scatter_local,
+    "local.cu:stack_sum": stack_sum,
+    "local.cu:ticket": ticket,
     "gridstride.cu:scale_gs": scale_gs,
     "gridstride.cu:gather_gs": gather_gs,
     "gridstride.cu:roll2d_gs": roll2d_gs,
