@@ -252,6 +252,9 @@ def compare(
     within, tolerated = compare_mod.tolerance_summary(frame)
     if tolerated:
         line += f"; {within}/{tolerated} cache figures within their tolerance"
+        refused = int(compare_mod.tolerance_rows(frame)["predicted"].isna().sum())
+        if refused:
+            line += f", {refused} of them not predicted (refused: see the notes)"
     for metric, inside, n, median, worst, where in compare_mod.error_distribution(frame):
         claim = f"{inside}/{n} within tolerance" if CACHE_BY_NAME[metric].tolerance else f"{n} predicted, not claimed"
         typer.echo(f"caches: {metric}: {claim}; |relative error| median {median:.1%}, worst {worst:.1%} "
