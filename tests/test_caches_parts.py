@@ -605,8 +605,8 @@ def test_the_dispatch_order_rebuilt_puts_most_first_wave_blocks_on_the_measured_
 @pytest.mark.parametrize("entry", ["stack_sum", "scatter_local"])
 def test_a_launch_that_reaches_local_memory_gets_no_cache_figures(entry):
     # blind batch 11 (traces/holdout/blind11): the local arrays' traffic goes through L1 and L2
-    # beside the global loads', which the cache model leaves out (scatter_local's L2 reads came out
-    # 41-73% below ncu's): refused in one line naming the first local instruction, its exact
+    # beside the global loads', which the cache model leaves out (its L2 reads of scatter_local and
+    # stack_sum came out 40-73% below ncu's): refused in one line naming the first local instruction, its exact
     # counts untouched (the local instructions themselves are counted: 24 LDL and 24 STL a thread
     # of stack_sum, 97 threads in 4 warps: 96 each)
     from warpsim.caches import caches_for_launch

@@ -494,7 +494,7 @@ def test_blind_batch_11_local_memory_exact_its_caches_refused():
     # per-thread arrays in local memory and atomicAdd's old value. Every claimed-exact count
     # equals ncu's, and so do the local instruction counts and ATOMG's requests and sectors
     # (reported: docs/EXACTNESS.md). Predicted before it ran, the local kernels' L2 reads came out
-    # 41-73% low (their local traffic left out); the cache model now refuses them, and predicts
+    # 40-73% low (their local traffic left out); the cache model now refuses them, and predicts
     # ticket's as committed
     predicted = json.loads((TRACES_DIR.parent / "scripts" / "h200_blind11_predictions.json").read_text())
     found = [load_trace(p) for p in sorted((TRACES_DIR / "holdout" / "blind11").rglob("*.json"))]
