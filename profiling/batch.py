@@ -89,7 +89,8 @@ def _meta(entry: dict, versions: dict, command: list[str], names: list[str]) -> 
             "kernel_sha256": entry["source_sha256"], "source": entry["source"], "cubin": entry["cubin"],
             "cubin_sha256": entry["cubin_sha256"], "grid": entry["grid"], "block": entry["block"],
             "grid_text": entry["grid_text"], "block_text": entry["block_text"], "args": entry["args"],
-            **{k: entry[k] for k in ("dynamic_shared_text", "dynamic_shared") if k in entry}, "id": entry["id"], "metrics_asked": names, "param_names": [p["name"] for p in entry["params"]],
+            **{k: entry[k] for k in ("dynamic_shared_text", "dynamic_shared") if k in entry},
+            "id": entry["id"], "metrics_asked": names, "param_names": [p["name"] for p in entry["params"]],
             "date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "command": command}
 
 

@@ -160,7 +160,8 @@ def test_signatures_from_the_source():
     ({"M": 97, "N": "x"}, r"--arg N=x: N is `int`, so its value must be an integer"),
     ({"M": 97, "N": 61, "Q": 1}, r"--arg Q: transpose_naive has no parameter of that name"),
     ({"M": 97, "N": 61, "in": "float[M*"}, r"--arg in=float\[M\*: in is a pointer; give TYPE\[COUNT\]"),
-    ({"M": 97, "N": 61, "in": "blob[4]"}, r"unknown element type 'blob'.*declared in bytes, e.g. in='uint8_t\[12\*\(4\)\]'"),
+    ({"M": 97, "N": 61, "in": "blob[4]"},
+     r"unknown element type 'blob'.*declared in bytes, e.g. in='uint8_t\[12\*\(4\)\]'"),
 ])
 def test_argument_refusals(args, message):
     with pytest.raises(UsageError, match=message):

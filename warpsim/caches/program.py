@@ -150,9 +150,9 @@ def from_machine_code(kernel, progress=None, concrete: "ConcreteRun | None" = No
 def _no_local(kernel, pcs) -> None:
     """Refuses a launch that reaches local memory (LDL/STL: per-thread arrays and register spills).
     Its traffic goes through L1 and L2 beside the global loads' (blind batch 11: the model, which
-    leaves it out, put scatter_local's and stack_sum's L2 reads 40-73% below ncu's), laid out by the hardware a 4-byte word per
-    lane in turn (stack_sum's 312 and 750,024 local sectors), which the cache model does not
-    follow yet: no figure rather than a wrong one."""
+    leaves it out, put scatter_local's and stack_sum's L2 reads 40-73% below ncu's), laid out by
+    the hardware a 4-byte word per lane in turn (stack_sum's 312 and 750,024 local sectors), which
+    the cache model does not follow yet: no figure rather than a wrong one."""
     from warpsim.errors import UsageError
 
     if pcs:

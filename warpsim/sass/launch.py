@@ -375,8 +375,8 @@ def bind(function: Function, params: list[Param], args: dict[str, str], grid: st
     static = function.shared_bytes - SHARED_RESERVED
     if dynamic < 0 or dynamic + static > MAX_SHARED_PER_BLOCK:
         raise UsageError(f"--dynamic-shared {dynamic_shared} = {dynamic:,} bytes: a block takes 0 to "
-                         f"{MAX_SHARED_PER_BLOCK - static:,} bytes of dynamic shared memory beside its {static:,} static "
-                         "ones on sm_90")
+                         f"{MAX_SHARED_PER_BLOCK - static:,} bytes of dynamic shared memory beside its "
+                         f"{static:,} static ones on sm_90")
     return KernelLaunch(function, params, scalars, buffers, g, b, warnings, dynamic)
 
 
