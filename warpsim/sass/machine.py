@@ -519,9 +519,7 @@ class Machine:
         pred = guard if lanes is None else F.f_and(guard, lanes)
         if space == "generic":
             space, address = self.generic_space(address)
-        if space == "shared" and self.launch.shared_window is not None:
-            self.check_window(address, width)
-        array = self.array_of(space, address)
+        array = self.array_of(space, address, width)
         self.record(Access(ins, space, op, width, address, path.cond, pred, array, self.env))
 
     def check(self, pc: int, region: F.Formula, claim: F.Formula, message: str) -> None:
@@ -537,20 +535,12 @@ class Machine:
             return "shared", address - (SHARED_WINDOW_HI << 32)
         return "global", address
 
-    def check_window(self, address: Sym, width: int) -> None:
-        """A shared access must lie in the block's window: its static shared memory (the 1 KiB the
-        driver reserves included) and the launch's dynamic shared memory after it. Past it is a
-        kernel that takes dynamic shared memory (`extern __shared__`) launched without it, or an
-        access out of bounds: refused, not counted."""
-        lo, hi = bounds(address, self.env)
-        window = self.launch.shared_window
-        if hi + width > window:
-            raise EngineError(f"a shared access at bytes [{lo:#x}, {hi + width:#x}) of the block's shared window, "
-                              f"which holds {window:,} (static, the reserved 1 KiB included, and dynamic): a kernel "
-                              "with `extern __shared__` memory needs --dynamic-shared BYTES enough for it (the "
-                              "launch's third <<<...>>> argument)")
-
-    def array_of(self, space: str, address: Sym) -> str:
+    def array_of(self, space: str, address: Sym, width: int) -> str:
+        """The buffer or shared variable an access of `width` bytes a lane touches. A shared access
+        must lie in the block's window: its static shared memory (the 1 KiB the driver reserves
+        included) and the launch's dynamic shared memory after it. Past it is a kernel that takes
+        dynamic shared memory (`extern __shared__`) launched without it, or an access out of
+        bounds: refused, not counted."""
         lo, hi = bounds(address, self.env)
         if space == "global":
             for b in self.launch.buffers:
@@ -559,6 +549,12 @@ class Machine:
             raise EngineError(f"a global access at addresses [{lo:#x}, {hi:#x}] that lie in no pointer "
                               "parameter's buffer (a pointer computed from data, or far out of bounds)")
         if space == "shared":
+            window = self.launch.shared_window
+            if window is not None and hi + width > window:
+                raise EngineError(f"a shared access at bytes [{lo:#x}, {hi + width:#x}) of the block's shared "
+                                  f"window, which holds {window:,} (static, the reserved 1 KiB included, and "
+                                  "dynamic): a kernel with `extern __shared__` memory needs --dynamic-shared BYTES "
+                                  "enough for it (the launch's third <<<...>>> argument)")
             for v in self.launch.shared_vars:
                 if v.offset <= lo and (hi < v.offset + v.size or v.size == 0):
                     return v.name
