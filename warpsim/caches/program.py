@@ -130,13 +130,13 @@ def from_machine_code(kernel, progress=None, concrete: "ConcreteRun | None" = No
 
     try:
         sites, threads = pieces(kernel)
-        _no_local(kernel, [s.pc for s, _ in sites if s.space == "local"])
+        _no_local(kernel, min((s.pc for s, _ in sites if s.space == "local"), default=None))
         accesses = [Access(s, i, 0, tuple(ranges[a] for a in "xyz"), _allocates(s, _mods(kernel, s)))
                     for i, (s, ranges) in enumerate(sites) if s.space == "global"]
     except NotSymbolic as refused:
         if concrete is None or not concrete.complete:
             concrete = _run_blocks(kernel, refused, progress)
-        _no_local(kernel, concrete.local_pcs)
+        _no_local(kernel, concrete.local_pc)
         accesses, threads = concrete.accesses(kernel, refused), concrete.threads
     function = kernel.program.function
     buffers = kernel.launch.launch(function.shared_vars).buffers
@@ -147,16 +147,17 @@ def from_machine_code(kernel, progress=None, concrete: "ConcreteRun | None" = No
                    code_bytes(kernel.program))
 
 
-def _no_local(kernel, pcs) -> None:
+def _no_local(kernel, pc: int | None) -> None:
     """Refuses a launch that reaches local memory (LDL/STL: per-thread arrays and register spills).
     Its traffic goes through L1 and L2 beside the global loads' (blind batch 11: the model, which
     leaves it out, put scatter_local's and stack_sum's L2 reads 40-73% below ncu's), laid out by
     the hardware a 4-byte word per lane in turn (stack_sum's 312 and 750,024 local sectors), which
-    the cache model does not follow yet: no figure rather than a wrong one."""
+    the cache model does not follow yet: no figure rather than a wrong one. `pc`: the first
+    local instruction the launch reaches (None: none)."""
     from warpsim.errors import UsageError
 
-    if pcs:
-        ins = kernel.program.by_pc[min(pcs)]
+    if pc is not None:
+        ins = kernel.program.by_pc[pc]
         raise UsageError(f"{kernel.name}: the launch reaches local memory ({ins.opcode} at pc {ins.pc:#x}, line "
                          f"{ins.line or '?'}: a per-thread array or a register spill), whose traffic through L1 and "
                          "L2 the cache model does not follow: drop --caches")
@@ -183,15 +184,15 @@ class ConcreteRun:
         self.runs: dict[tuple, int] = {}  # (pc, chunk) -> records so far
         self.overflow = 0
         self.threads: int | None = None  # a block's, once every block has run
-        self.local_pcs: list[int] = []  # local memory instructions the run reached
+        self.local_pc: int | None = None  # the first local memory instruction the run reached
 
     @property
     def complete(self) -> bool:
         return self.threads is not None
 
     def record(self, a, n: int, lo: int, hi: int) -> None:
-        if a.space == "local" and not self.local_pcs:
-            self.local_pcs.append(a.ins.pc)
+        if a.space == "local" and self.local_pc is None:
+            self.local_pc = a.ins.pc
         if a.space != "global" or self.overflow:
             return
         from warpsim.sass import analyze
@@ -219,12 +220,16 @@ class ConcreteRun:
         """The recorded run's accesses (`refused`: why the launch's accesses are not functions of
         its block indices, the NotSymbolic that sent it here)."""
         if self.overflow:
-            raise _refusal(kernel, refused, f"run block by block, its {self.overflow:,} accesses a thread (a "
-                           f"loop's iterations each one) would take more than {self.limit / 2**20:,.0f} MiB of "
-                           "addresses")
+            raise self.overflowed(kernel, refused)
         return [Access(site, i, 0, tuple((0, g) for g in self.grid), _allocates(site, _mods(kernel, site)),
                        Concrete(address, reach, live, self.grid))
                 for i, (site, address, reach, live) in enumerate(self.tables.values())]
+
+
+    def overflowed(self, kernel, refused):
+        """The one-line refusal of a run whose tables passed `limit`."""
+        return _refusal(kernel, refused, f"run block by block, its {self.overflow:,} accesses a thread (a loop's "
+                        f"iterations each one) would take more than {self.limit / 2**20:,.0f} MiB of addresses")
 
 
 def _refusal(kernel, refused, detail: str):
@@ -248,8 +253,8 @@ def _run_blocks(kernel, refused, progress=None) -> ConcreteRun:
 
     def record(a, n: int, lo: int, hi: int) -> None:
         run.record(a, n, lo, hi)
-        if run.overflow:
-            run.accesses(kernel, refused)  # raises: no need to run the rest
+        if run.overflow:  # no need to run the rest
+            raise run.overflowed(kernel, refused)
 
     # no limit in time: counting the launch block by block, within ENUMERATE_SECONDS, came first,
     # and the blocks (ENUMERATE_BLOCKS) and the tables (CONCRETE_BYTES) bound this run
