@@ -87,10 +87,13 @@ SASS_EXTRA: tuple[Metric, ...] = (
            ("ATOMG", "ATOM")),
     Metric("l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", "32 B sectors", ("global", "atomic", "sectors"), False,
            ("ATOMG", "ATOM")),
-    Metric("smsp__inst_executed_op_local_ld.sum", "warp instructions", ("local", "load", "instructions"), False),
-    Metric("smsp__inst_executed_op_local_st.sum", "warp instructions", ("local", "store", "instructions"), False),
-    Metric("l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", "32 B sectors", ("local", "load", "sectors"), False),
-    Metric("l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", "32 B sectors", ("local", "store", "sectors"), False),
+    # local memory (LDL/STL), laid out a 4-byte word per lane in turn (warpsim.coalescer.local):
+    # blind batch 11's 12 local launches, 4- and 16-byte accesses, full and partial warps, equal
+    # (stack_sum at n = 250,007: 750,024 sectors each way; scatter_local's 16-byte stores of 3 lanes)
+    Metric("smsp__inst_executed_op_local_ld.sum", "warp instructions", ("local", "load", "instructions"), True),
+    Metric("smsp__inst_executed_op_local_st.sum", "warp instructions", ("local", "store", "instructions"), True),
+    Metric("l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", "32 B sectors", ("local", "load", "sectors"), True),
+    Metric("l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", "32 B sectors", ("local", "store", "sectors"), True),
 )
 #: The memory path between L1 and L2, stage by stage, collected by `profile batch --paths`
 #: (more replay passes: not in every batch): where L1's misses merge before L2 counts them.

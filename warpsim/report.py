@@ -43,7 +43,7 @@ def to_csv(a: Analysis) -> str:
 def _waste(r: Row) -> Fraction | None:
     """How many times the ideal an access costs: sectors over ideal sectors (global), wavefronts
     over conflict-free wavefronts (shared); None when it makes no request."""
-    if r.space == "global":
+    if r.space in ("global", "local"):
         return Fraction(r.sectors, r.ideal_sectors) if r.ideal_sectors else None
     return Fraction(r.wavefronts, r.ideal_wavefronts) if r.ideal_wavefronts else None
 
@@ -55,7 +55,7 @@ def _names(rows: list[Row]) -> str:
 
 def _clause(rows: list[Row], times: Fraction) -> str:
     r = rows[0]
-    if r.space == "global":
+    if r.space in ("global", "local"):
         return (f"{_names(rows)}: {_ratio(r.sectors, r.requests):.4g} sectors per request where "
                 f"{_ratio(r.ideal_sectors, r.requests):.4g} would do: {float(times):.3g}x the bytes")
     return (f"{_names(rows)}: {_ratio(r.wavefronts, r.requests):.4g} wavefronts per request where "
@@ -122,6 +122,17 @@ def global_layouts(a: Analysis) -> list:
     return layouts(title, GLOBAL_COLUMNS, cells, bold_last=True)
 
 
+def local_layouts(a: Analysis) -> list | None:
+    """The local-memory table (per-thread arrays and spills), in sectors like the global one: the
+    hardware interleaves a warp's local memory a 4-byte word per lane (warpsim.coalescer.local)."""
+    rows = [r for r in a.rows if r.space == "local"]
+    if not rows:
+        return None
+    cells = [_global_cells(r.array, op_label(r), r.requests, r.sectors, r.ideal_sectors, r.broadcast_requests,
+                           r.bytes_requested) for r in rows]
+    return layouts("local memory (a 4-byte word per lane in turn), whole launch", GLOBAL_COLUMNS, cells)
+
+
 SHARED_COLUMNS = [Column("array", numeric=False), Column("op", numeric=False), Column("width B"),
                   Column("instructions"), Column("wavefronts"), Column("wavefronts/req"), Column("bank conflicts")]
 
@@ -147,7 +158,7 @@ def lines_layouts(a: Analysis, source: list[str]) -> list:
     cells = []
     for r in a.rows:
         text = source[r.line - 1].strip() if 0 < r.line <= len(source) else ""
-        glob = r.space == "global"
+        glob = r.space in ("global", "local")  # both in sectors
         cells.append([str(r.line), text, r.space, r.array, op_label(r), str(r.width), Count(r.instructions),
                       Count(r.requests),
                       _fixed(_ratio(r.sectors, r.requests), 2) if glob else "",

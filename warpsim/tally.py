@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from warpsim import banks
-from warpsim.coalescer import coalesce
+from warpsim.coalescer import coalesce, local
 
 
 def tally(space: str, width: int, addresses: np.ndarray, mask: np.ndarray, reach: np.ndarray,
@@ -22,8 +22,8 @@ def tally(space: str, width: int, addresses: np.ndarray, mask: np.ndarray, reach
     kind = object if weight.dtype == object else np.int64
     if space == "check":  # a claim of the engine's: its live lanes are violations
         return {"violations": int(np.dot(np.count_nonzero(mask, axis=1).astype(kind), weight))}
-    if space == "global":
-        c = coalesce(addresses, mask, width)
+    if space in ("global", "local"):
+        c = (coalesce if space == "global" else local)(addresses, mask, width)
         per_row = {
             "requests": c.requests,
             "sectors": c.sectors,
