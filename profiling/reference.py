@@ -283,6 +283,40 @@ def ticket(a: Arrays, s: Scalars) -> Arrays:
     return {"counters": (a["counters"][:64].astype(np.int64) + hits).astype(np.int32)}
 
 
+def double_stack(a: Arrays, s: Scalars) -> Arrays:
+    # v[(5 t + i) mod 16] = in[t n + i]: v[j] is in[t n + i] for t = 13 (j - i) mod 16 (13 = 5^-1)
+    n, k = s["n"], s["k"]
+    i = np.arange(n)
+    src = _matrix(a["in"], 16, n)
+
+    def v(j):
+        return src[(13 * (j - i)) % 16, i]
+
+    return {"out": v(k % 16) * v((i + k) % 16)}
+
+
+def byte_shuffle(a: Arrays, s: Scalars) -> Arrays:
+    # h[(5 t + i) mod 64] = in[t n + i]: h[j] is in[t n + i] for t = 13 (j - i) mod 64 (13 = 5^-1)
+    n, k = s["n"], s["k"]
+    i = np.arange(n)
+    src = a["in"][: 64 * n].reshape(64, n)
+
+    def h(j):
+        return src[(13 * (j - i)) % 64, i]
+
+    return {"out": h(k % 64) ^ h((i + k) % 64)}
+
+
+def spill(a: Arrays, s: Scalars) -> Arrays:
+    # the kernel's updates in its order, in place (acc[j] reads acc[j + 7] and acc[j + 13] as they
+    # stand, already updated for the indices that wrapped round)
+    acc = _matrix(a["in"], 48, s["n"])
+    for _ in range(s["steps"]):
+        for j in range(48):
+            acc[j] = 0.5 * acc[j] * acc[(j + 7) % 48] + 0.5 * acc[(j + 13) % 48]
+    return {"out": acc.sum(axis=0).astype(np.float32)}
+
+
 def scale_gs(a: Arrays, s: Scalars) -> Arrays:
     M, N = s["M"], s["N"]
     return {"y": (_matrix(a["x"], M, N) * a["s"][:N].astype(np.float64)).reshape(-1).astype(np.float32)}
@@ -345,6 +379,9 @@ REFERENCES: dict[str, Reference] = {
     "local.cu:scatter_local": scatter_local,
     "local.cu:stack_sum": stack_sum,
     "local.cu:ticket": ticket,
+    "spill.cu:double_stack": double_stack,
+    "spill.cu:byte_shuffle": byte_shuffle,
+    "spill.cu:spill": spill,
     "gridstride.cu:scale_gs": scale_gs,
     "gridstride.cu:gather_gs": gather_gs,
     "gridstride.cu:roll2d_gs": roll2d_gs,

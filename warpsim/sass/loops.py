@@ -112,7 +112,7 @@ def _hypothesis(s0: State, steps: dict, dim: str) -> State:
     return out
 
 
-_REG_NAMES = {"r": "R", "ur": "UR", "p": "P", "up": "UP"}
+_REG_NAMES = {"r": "R", "ur": "UR", "p": "P", "up": "UP", "local": "local word at "}
 
 
 def _flat(v, machine=None):
@@ -132,7 +132,8 @@ def _steps(s0: State, s1: State, machine=None, live=None) -> dict:
                 r0[k] = v0  # the hypothesis starts from the merged value
             step = _step(v0, v1, machine, live)
             if isinstance(step, Poison):  # say which register, for the message of whoever reads it
-                step = Poison(f"{step.why} ({_REG_NAMES[name]}{k})")
+                step = Poison(f"{step.why} ({_REG_NAMES[name]}{k:#x})" if name == "local" else
+                              f"{step.why} ({_REG_NAMES[name]}{k})")
             if not (isinstance(step, int) and step == 0):
                 out[(name, k)] = step
     return out

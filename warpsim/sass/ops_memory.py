@@ -9,10 +9,12 @@ import numpy as np
 
 from warpsim import formula as F
 from warpsim.sass import isa
-from warpsim.sass.state import Path
+from warpsim.sass.state import UNDEFINED, Path, select
 from warpsim.sass.values import (
     EngineError,
     Opaque,
+    Select,
+    bounds,
 )
 from warpsim.symbolic import Sym
 
@@ -31,15 +33,58 @@ def _dest_count(width: int) -> int:
 
 
 def op_load(m, ins, path, guard, known):
-    """LDG/LD/LDS/LDL: one access, destinations become data."""
+    """LDG/LD/LDS/LDL: one access, destinations become data (an LDL of words the path stored at
+    one address for every thread gets them back: a register spill reloaded)."""
     space = {"LDG": "global", "LD": "generic", "LDS": "shared", "LDL": "local"}[ins.opcode]
     dst, mem = ins.operands[0], ins.operands[1]
     width = _width(ins)
     address = m.address(path, mem, known)
     m.access(ins, path, guard, space, "load", width, address)
     if isinstance(dst, isa.Reg):
+        at = _one_address(m, address) if space == "local" and width >= 4 else None
         for k in range(_dest_count(width)):
-            m.write(path, isa.Reg(dst.file, dst.index + k), Opaque(f"{ins.opcode} at pc {ins.pc:#x}"), guard)
+            data = Opaque(f"{ins.opcode} at pc {ins.pc:#x}")
+            value = data if at is None else _kept(path.state.local.get(at + 4 * k, UNDEFINED), data)
+            m.write(path, isa.Reg(dst.file, dst.index + k), value, guard)
+
+
+def _one_address(m, address: Sym) -> int | None:
+    """The byte address every thread that matters gives (None: it differs by thread, block or
+    loop iteration)."""
+    if address.coef:
+        return None
+    t = np.asarray(address.thread)
+    if t.ndim and m.live is not None:
+        t = t[np.broadcast_to(m.live, t.shape)]
+    return int(t.flat[0]) if t.size and np.all(t == t.flat[0]) else None
+
+
+def _kept(value, data):
+    """A local word as a register gets it back: what was never stored there is data."""
+    if value is UNDEFINED:
+        return data
+    if isinstance(value, Select):
+        return Select(value.cond, _kept(value.then, data), _kept(value.other, data))
+    return value
+
+
+def _store_local(m, ins, path, guard, address: Sym, width: int) -> None:
+    """STL: the words it stores at one address for every thread are kept (as registers are: a
+    guarded store selects); a store at addresses that differ by thread makes every kept word it
+    may overwrite data, and so does a store of less than a word."""
+    words = path.state.local
+    at = _one_address(m, address)
+    if at is None or width < 4:
+        lo, hi = bounds(address, m.env)
+        for k in [k for k in words if lo - 4 < k < hi + width]:
+            words[k] = Opaque(f"{ins.opcode} at pc {ins.pc:#x}")
+        return
+    src = ins.operands[1]
+    for k in range(width // 4):
+        value = m.reg(path, src, k) if isinstance(src, isa.Reg) else Opaque(ins.opcode)
+        if not (isinstance(guard, F.Const) and guard.all_true):
+            value = select(guard, value, words.get(at + 4 * k, UNDEFINED))
+        words[at + 4 * k] = value
 
 
 def op_ldsm(m, ins, path, guard, known):
@@ -58,6 +103,8 @@ def op_store(m, ins, path, guard, known):
     mem = ins.operands[0]
     address = m.address(path, mem, known)
     m.access(ins, path, guard, space, "store", _width(ins), address)
+    if space == "local":
+        _store_local(m, ins, path, guard, address, _width(ins))
 
 
 def op_ldgsts(m, ins, path, guard, known):

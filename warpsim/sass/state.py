@@ -1,7 +1,7 @@
 """The state of one path through a kernel: registers, predicates, and which threads are on it.
 
 A `Path` is a pc, a `State` (general and uniform registers, predicate and uniform predicate
-registers) and `cond`, the formula of the threads that follow it (warpsim.formula): the block's
+registers, and the words of local memory every thread keeps at the same address) and `cond`, the formula of the threads that follow it (warpsim.formula): the block's
 threads that have neither exited nor branched elsewhere, inside the current loop iteration.
 Paths split at a branch the threads may take either way and merge where they meet (the engine
 runs the path with the lowest pc first, so paths meet at the first pc both reach).
@@ -30,12 +30,15 @@ class State:
     ur: dict = field(default_factory=dict)  # UR0..UR62
     p: dict = field(default_factory=dict)  # P0..P6 -> formula
     up: dict = field(default_factory=dict)  # UP0..UP6 -> formula
+    # local memory's 32-bit words at one address for every thread (a register spilled by STL and
+    # reloaded by LDL, a per-thread array at a fixed index): byte address -> value, like a register
+    local: dict = field(default_factory=dict)
 
     def copy(self) -> "State":
-        return State(dict(self.r), dict(self.ur), dict(self.p), dict(self.up))
+        return State(dict(self.r), dict(self.ur), dict(self.p), dict(self.up), dict(self.local))
 
     def files(self):
-        return (("r", self.r), ("ur", self.ur), ("p", self.p), ("up", self.up))
+        return (("r", self.r), ("ur", self.ur), ("p", self.p), ("up", self.up), ("local", self.local))
 
 
 @dataclass
