@@ -521,6 +521,32 @@ def test_blind_batch_11_local_memory_exact_its_caches_refused():
             fields[row.metric]] == row.predicted
 
 
+def test_blind_batch_12_spills_and_local_widths_exact_as_predicted():
+    # blind batch 12 (scripts/h200_plan_blind12.py, predicted in scripts/h200_blind12_predictions.json
+    # before scripts/h200_call26.sh measured it twice): kernels/spill.cu, local arrays of doubles
+    # (LDL.64/STL.64) and bytes (LDL.U8/STL.U8) at an index per lane, and 48 accumulators under
+    # __launch_bounds__(256, 8) that nvcc spills (STL/STL.64 and back at one address for every lane,
+    # the loads of `in` addressed from reloaded spills). Every claimed-exact count equals ncu's, the
+    # local sectors among them, and each is the count committed before the batch ran
+    predicted = json.loads((TRACES_DIR.parent / "scripts" / "h200_blind12_predictions.json").read_text())
+    found = [load_trace(p) for p in sorted((TRACES_DIR / "holdout" / "blind12").rglob("*.json"))]
+    assert len(found) == 18 == 2 * len(predicted)
+    frame = compare.compare(found, current_sha256([]), caches=True)
+    assert compare.summary(frame) == (332, 332)
+    sectors = {("local", "load"): "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+               ("local", "store"): "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"}
+    for t in found:
+        rows = predicted[t.meta["id"]]["rows"]
+        for (array, op), metric in sectors.items():
+            assert sum(r["sectors"] for r in rows if (r["array"], r["op"]) == (array, op)) == t.metrics[metric]
+    # double_stack at n = 97: 16 STL.64 a thread at an index per lane, each lane's two words in
+    # lines of their own: 64 sectors a full warp, 2 for the lone lane of the fourth: 3 x 16 x 64 + 16 x 2
+    t = next(t for t in found if t.meta["id"] == "spill/double_stack__n97_k3")
+    assert t.metrics["l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"] == 3 * 16 * 64 + 16 * 2
+    cache = frame[frame.metric.isin([L1_HIT, L2_READ, DRAM_READ])]
+    assert cache.predicted.isna().all()  # refused: the cache model does not follow local traffic
+
+
 def test_a_row_every_block_reads_a_stretch_of_misses_in_each_sms_l1_once():
     # bias_add at 1000x1000 (blind batch 6, both runs): y[i] = x[i] + b[i % N] over 3,907 blocks
     # of 256 threads. x is read once (125,000 sectors, none hit); b, 4,000 bytes = 125 sectors,
