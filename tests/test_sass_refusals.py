@@ -180,3 +180,44 @@ def test_dynamic_shared_memory_decides_the_blocks_an_sm_holds(tmp_path):
     small = caches_for_launch(A.prepare(path, "flip", "cdiv(n,256)", "256", args, dynamic_shared="1024"))
     big = caches_for_launch(A.prepare(path, "flip", "cdiv(n,256)", "256", args, dynamic_shared="65536"))
     assert small.residency.blocks_per_sm == 8 and big.residency.blocks_per_sm == 3
+
+
+# Local memory: words every thread stores at one address (a spill, a per-thread array at a fixed
+# index) are kept like registers, so an address reloaded from one is still followed; a store at an
+# address per lane makes every word it may overwrite data.
+PICK = '''extern "C" __global__ void pick(int n, int j, int k, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int idx[8];
+  for (int t = 0; t < 8; ++t) idx[(t + j) & 7] = (t + 1) * i;  // an offset for every thread (STL)
+  if (i < n) y[i] = x[idx[k & 7]];                             // line 5: the address reloaded (LDL)
+}
+'''
+CLOBBER = '''extern "C" __global__ void clobber(int n, int j, int k, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int idx[8];
+  for (int t = 0; t < 8; ++t) idx[(t + j) & 7] = (t + 1) * i;
+  idx[i & 7] = 0;                                              // an offset per lane: any word may change
+  if (i < n) y[i] = x[idx[k & 7]];                             // line 6
+}
+'''
+ARGS = {"n": 1000, "j": 3, "k": 5, "x": "float[3*n]"}
+
+
+@needs_nvcc
+def test_an_address_kept_in_local_memory_is_followed(tmp_path):
+    # j = 3, k = 5: idx[5] was stored at t = 2, so x[3 i]: 12 B apart, a full warp's 32 lanes
+    # span 384 B = 12 sectors; n = 1000 is 31 full warps and one of 8 lanes (96 B, 3 sectors)
+    k = kernel(tmp_path, PICK, "pick", "cdiv(n,256)", "256", ARGS)
+    counted = A.analyze_launch(k)
+    assert {r.kind for r in counted.rows if r.space == "local"} == {"LDL", "STL"}  # it is in local memory
+    x = counted.row("global", "x", "load")
+    assert (x.requests, x.sectors) == (32, 31 * 12 + 3)
+    assert x.sectors == A.brute_force(k).row("global", "x", "load").sectors
+
+
+@needs_nvcc
+def test_a_local_store_per_lane_makes_the_words_it_may_overwrite_data(tmp_path):
+    k = kernel(tmp_path, CLOBBER, "clobber", "cdiv(n,256)", "256", ARGS)
+    with pytest.raises(UsageError, match=r"clobber: an address computed from data \(STL at pc 0x[0-9a-f]+\).*"
+                                         r"line 6"):
+        A.analyze_launch(k)

@@ -29,7 +29,12 @@ data. A loop whose trip count is data and that touches no memory (an escape-time
 fixed point (Program.data_loop): the registers it changes are data after it; one that touches
 memory is refused.
 
-Limitations: indirect branches are refused; values in memory are not
+Local memory keeps what the path stores at one address for every thread (`State.local`: a
+register nvcc spilled, a per-thread array at an index decided by the launch), so an address
+reloaded from it is followed; a local store at an address per lane makes every kept word it may
+overwrite data.
+
+Limitations: indirect branches are refused; values in global and shared memory are not
 tracked (a loaded value is Opaque, so an address computed from loaded data is refused); the
 per-instruction semantics cover the integer, predicate, move and control instructions nvcc
 emits for address arithmetic (warpsim.sass.ops.DISPATCH, the one table; its handlers live in
