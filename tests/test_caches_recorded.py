@@ -263,13 +263,14 @@ def test_a_piece_only_the_last_block_runs_is_replayed_by_that_block():
 BLIND = TRACES_DIR / "holdout" / "blind"
 
 
-@pytest.mark.parametrize("folder, n, values", [("blind", 15, 222), ("iterate", 9, 114), ("blind2", 6, 84)])
+@pytest.mark.parametrize("folder, n, values", [("blind", 15, 282), ("iterate", 9, 150), ("blind2", 6, 108)])
 def test_blind_kernels_counted_exactly(folder, n, values):
     # kernels written for the test and predicted (scripts/h200_{folder}_predictions.json) before
     # they ran (scripts/h200_call8.sh, h200_call9.sh, h200_call11.sh): five that are not GEMM,
     # three whose control flow data decides (a division's slow path, a halving loop, Mandelbrot),
     # and layer normalisation and a 3-D stencil (counted block by block): every claimed-exact
-    # count equal to ncu's
+    # count equal to ncu's (since stop 23 four more a trace: local memory's instructions and
+    # sectors, loads and stores, 0 in each of these kernels)
     traces = [load_trace(p) for p in sorted((TRACES_DIR / "holdout" / folder).rglob("*.json"))]
     assert len(traces) == n
     assert compare.summary(compare.compare(traces, current_sha256([]))) == (values, values)
@@ -347,7 +348,7 @@ def blind4():
 def test_blind_batch_4_counted_exactly_and_hit_in_l1_as_predicted(blind4):
     traces, frame = blind4
     assert len(traces) == 72
-    assert compare.summary(frame) == (720, 720)  # ten claimed-exact counts a launch
+    assert compare.summary(frame) == (1008, 1008)  # 14 claimed-exact counts a launch (4 of local memory, 0)
     l1 = frame[frame.metric == L1_HIT]
     assert len(l1) == 72 and (l1.rel_error.abs() <= 0.02).all()  # worst: warptile 3584^3, -1.9%
 
@@ -379,7 +380,7 @@ def test_blind_batch_5_counted_exactly():
     # each measured twice, every claimed-exact count equal to ncu's
     traces = [load_trace(p) for p in sorted(BLIND5.rglob("*.json"))]
     assert len(traces) == 74
-    assert compare.summary(compare.compare(traces, current_sha256([]))) == (738, 738)
+    assert compare.summary(compare.compare(traces, current_sha256([]))) == (1034, 1034)
 
 
 def test_a_64_bit_index_that_carries_differently_at_the_first_block_plane_is_split_there():
@@ -395,7 +396,7 @@ def test_a_64_bit_index_that_carries_differently_at_the_first_block_plane_is_spl
         frame = compare.compare([t], current_sha256([]), caches=True)
         rows = frame[frame.metric.isin([L1_HIT, L2_READ, DRAM_READ])]
         assert len(rows) == 3 and rows.status.str.startswith("within").all(), rows.status.tolist()
-        assert compare.summary(frame) == (10, 10)
+        assert compare.summary(frame) == (14, 14)
 
 
 BLIND6 = TRACES_DIR / "holdout" / "blind6"
@@ -414,7 +415,7 @@ def test_blind_batch_6_user_idioms_exact_and_within_where_predicted():
     traces = [load_trace(p) for p in sorted(BLIND6.rglob("*.json"))]
     assert len(traces) == 34
     frame = compare.compare(traces, current_sha256([]), caches=True)
-    assert compare.summary(frame) == (460, 460)
+    assert compare.summary(frame) == (596, 596)
     cache = frame[frame.metric.isin([L1_HIT, L2_READ, DRAM_READ])]
     assert len(cache) == 102 and cache.predicted.notna().all()
     assert cache.status.str.startswith("within").all(), cache[~cache.status.str.startswith("within")].to_string()
@@ -446,7 +447,7 @@ def test_blind_batch_7_flat_indices_exact_and_within_but_the_outer_products_l2()
     # figures lie within their tolerance as predicted; the four outside are outer_flat's L2 reads
     # at 97x211 and 4000x3999 on both runs, where the coalescer merges what blocks share of a and b
     # in stretches that overlap without coinciding (docs/CACHES.md)
-    cache = _blind_as_predicted("blind7", "flat", 24, 320)
+    cache = _blind_as_predicted("blind7", "flat", 24, 416)
     outside = cache[~cache.status.str.startswith("within")]
     assert sorted(outside.trace.map(lambda t: t.rsplit("/", 1)[-1])) == sorted(2 * ["outer_flat__M4000_N3999.json",
                                                                                     "outer_flat__M97_N211.json"])
@@ -459,7 +460,7 @@ def test_blind_batch_8_grid_stride_loops_exact_and_within():
     # over a flat index divided by a parameter on fixed grids, whose cache figures keep an access
     # per iteration of the loop. Every claimed-exact count equals ncu's and every one of the 54
     # cache figures, the committed prediction, lies within its tolerance
-    cache = _blind_as_predicted("blind8", "gridstride", 18, 236)
+    cache = _blind_as_predicted("blind8", "gridstride", 18, 308)
     assert cache.status.str.startswith("within").all()
 
 
@@ -469,7 +470,7 @@ def test_blind_batch_9_bytes_exact_and_within_but_two_tiny_first_reads():
     # pixel, a blur of bytes clamped at the borders, column sums. Every claimed-exact count equals
     # ncu's; of the 54 cache figures, the committed prediction, the two outside are the DRAM reads
     # of the first session's 97x61 launches (10-32 kB, -6.6% and -7.6%; within in the repeat)
-    cache = _blind_as_predicted("blind9", "pixels", 18, 228)
+    cache = _blind_as_predicted("blind9", "pixels", 18, 300)
     outside = cache[~cache.status.str.startswith("within")]
     assert sorted(outside.trace.map(lambda t: t.split("blind9/")[1])) == ["pixels/blur3_u8__W97_H61.json",
                                                                           "pixels/col_sum__M97_N61.json"]
@@ -483,7 +484,7 @@ def test_blind_batch_10_dynamic_shared_memory_exact_and_within_but_a_row_sums_l1
     # of the 54 cache figures the two outside are row_sum_dyn's L1 hits at 3000x2001 in both
     # sessions (-3.6% of the load sectors: more hits than the replay finds, as row_sum's -3.3% at
     # that size in blind batch 3)
-    cache = _blind_as_predicted("blind10", "dynshared", 18, 276)
+    cache = _blind_as_predicted("blind10", "dynshared", 18, 348)
     outside = cache[~cache.status.str.startswith("within")]
     assert sorted(outside.trace.map(lambda t: t.rsplit("/", 1)[-1])) == 2 * ["row_sum_dyn__M3000_N2001.json"]
     assert set(outside.metric) == {L1_HIT}
@@ -594,7 +595,7 @@ def test_dram_reads_just_above_the_l2_jump_between_sizes_32_apart():
     # follow that; the L2's address hash is not known (docs/CACHES.md). Their exact counts: all
     traces = {p: load_trace(p) for p in sorted((TRACES_DIR / "sweep").rglob("*.json"))}
     assert len(traces) == 84
-    assert compare.summary(compare.compare(list(traces.values()), current_sha256([]))) == (840, 840)
+    assert compare.summary(compare.compare(list(traces.values()), current_sha256([]))) == (1176, 1176)
 
     def dram(kernel: str, n: int, run: str = "") -> int:
         folder = TRACES_DIR / "sweep" / run / kernel.removeprefix("sgemm_")
