@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from warpsim.sass.launch import contents
 from warpsim.toolchain import BuildOptions, build_cubin
 from profiling.problem import Problem
 from warpsim.errors import UsageError
@@ -183,9 +184,12 @@ def replay(entry: dict, modules: dict, seed: int = 0) -> str | None:
         return f"cannot load {entry['mangled']} from {path}: {e}"
     rng = np.random.default_rng(seed)
     host, args = {}, []
+    ints = {p["name"]: p["value"] for p in entry["params"] if p["kind"] == "int"}
     for p in entry["params"]:
         if p["kind"] == "pointer":
             host[p["name"]] = _fill(rng, p["dtype"], p["count"])
+            if p.get("contents"):  # the values warpsim was given too (warpsim.sass.launch.contents)
+                host[p["name"]] = contents(p["name"], p["type"], p["count"], p["contents"], ints)
             args.append(cupy.asarray(host[p["name"]]))
         else:
             args.append(_scalar(p))

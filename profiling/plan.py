@@ -74,8 +74,9 @@ def build(source: Path | str, entry: str, grid: str, block: str, args: dict, tra
                 raise UsageError(f"pointer parameter {p.name} has no size: declare it, e.g. "
                                  f"--arg {p.name}='float[COUNT]', so the GPU run can allocate it")
             kind, count = decl
+            given = str(args[p.name]).replace(" ", "").partition("]=")[2]  # contents the launch gives
             params.append({"name": p.name, "kind": "pointer", "type": kind, "dtype": DTYPES.get(kind, "float32"),
-                           "count": int(count) * LANES.get(kind, 1)})
+                           "count": int(count) * LANES.get(kind, 1), **({"contents": given} if given else {})})
         else:
             params.append({"name": p.name, "kind": "float" if p.is_float else "int", "size": p.size,
                            "value": k.scalars[p.name]})

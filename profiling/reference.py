@@ -317,6 +317,24 @@ def spill(a: Arrays, s: Scalars) -> Arrays:
     return {"out": acc.sum(axis=0).astype(np.float32)}
 
 
+def gather(a: Arrays, s: Scalars) -> Arrays:
+    n = s["n"]
+    return {"y": a["x"][a["perm"][:n]]}
+
+
+def spmv_csr(a: Arrays, s: Scalars) -> Arrays:
+    rows = s["rows"]
+    ptr, col = a["row_ptr"].astype(np.int64), a["col"].astype(np.int64)
+    products = a["val"].astype(np.float64) * a["x"].astype(np.float64)[col]
+    sums = np.add.reduceat(np.append(products, 0.0), ptr[:rows]) * (ptr[1:rows + 1] > ptr[:rows])
+    return {"y": sums.astype(np.float32)}
+
+
+def histogram(a: Arrays, s: Scalars) -> Arrays:
+    keys = a["keys"][: s["n"]].astype(np.int64) & 1023
+    return {"counts": (a["counts"][:1024].astype(np.int64) + np.bincount(keys, minlength=1024)).astype(np.int32)}
+
+
 def scale_gs(a: Arrays, s: Scalars) -> Arrays:
     M, N = s["M"], s["N"]
     return {"y": (_matrix(a["x"], M, N) * a["s"][:N].astype(np.float64)).reshape(-1).astype(np.float32)}
@@ -382,6 +400,9 @@ REFERENCES: dict[str, Reference] = {
     "spill.cu:double_stack": double_stack,
     "spill.cu:byte_shuffle": byte_shuffle,
     "spill.cu:spill": spill,
+    "sparse.cu:gather": gather,
+    "sparse.cu:spmv_csr": spmv_csr,
+    "sparse.cu:histogram": histogram,
     "gridstride.cu:scale_gs": scale_gs,
     "gridstride.cu:gather_gs": gather_gs,
     "gridstride.cu:roll2d_gs": roll2d_gs,

@@ -154,6 +154,8 @@ def pieces(kernel: Kernel) -> tuple[list[tuple[dict, list[Site]]], int]:
             todo += [{**ranges, axis: (lo, hi)} for lo, hi in itertools.pairwise(bounds)]
             continue
         except EngineError as e:
+            if getattr(e, "enumerate", False):  # values a launch gives decide what follows
+                raise NotSymbolic(f"{kernel.name}: {e}") from None
             # arithmetic that is not affine in a block index (a remainder of it, say) is affine in
             # the others once that index is a number: run each of its values apart, if few
             axis = _smallest_block_axis(ranges) if getattr(e, "affine", False) else None

@@ -11,6 +11,13 @@ parameter is its own 256-byte-aligned buffer, as cudaMalloc gives, unless `--arg
 declares its element type and count (for out-of-bounds warnings). `--grid` items are integer
 expressions over the scalar arguments with + - * // % ( ) and cdiv(a, b).
 
+An integer buffer's contents may be given, `--arg NAME=TYPE[COUNT]=EXPR`: EXPR, an expression of
+the same kind over the element index `i` and the scalar arguments, is element i's value
+(`--arg perm='int[n]=(i*7919)%n'`, a permutation; `--arg rows='int[M+1]=i*8'`, a CSR matrix of 8
+entries a row). A kernel that computes addresses from them (a gather, a CSR row loop, a
+histogram's bins) is then counted exactly, block by block (warpsim.sass.machine), where without
+them its addresses are data and refused; the GPU run (`profile run`) fills the buffer the same way.
+
 The buffers sit 2**40 bytes apart, each 2**28 bytes past a 4 GiB boundary: 256-byte aligned (so
 sector and line counts are those of any cudaMalloc'd buffer), and a buffer of up to 3.75 GiB never
 has its address's high word change, so 64-bit pointer arithmetic stays affine.
@@ -75,6 +82,7 @@ class KernelLaunch:
     block: tuple[int, int, int]
     warnings: list[str] = field(default_factory=list)
     dynamic_shared: int = 0  # bytes of dynamic shared memory per block (the launch's third <<<...>>> argument)
+    contents: dict = field(default_factory=dict)  # pointer name -> its given values (`--arg NAME=TYPE[COUNT]=EXPR`)
 
     @property
     def shared_bytes(self) -> int:
@@ -98,7 +106,8 @@ class KernelLaunch:
                 cbank[at], cbank[at + 4] = address & 0xFFFFFFFF, address >> 32
                 decl = self.buffers.get(p.name)
                 nbytes = ELEMENT_BYTES.get(decl[0], 4) * decl[1] if decl else None
-                buffers.append(Buffer(p.name, address, nbytes))
+                given = self.contents.get(p.name)
+                buffers.append(Buffer(p.name, address, nbytes, None if given is None else given.view(np.uint8)))
                 continue
             bits = _bits(p, self.scalars[p.name])
             for k in range(0, max(p.size, 4), 4):
@@ -225,6 +234,12 @@ _ALLOWED = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Name, ast.
 
 def eval_int(text: str, names: dict, what: str) -> int:
     """An integer expression over `names` with + - * // % ( ) and cdiv(a, b)."""
+    return int(evaluate(text, names, what))
+
+
+def evaluate(text: str, names: dict, what: str):
+    """`eval_int` where a name may also stand for an int64 array (a buffer's element index `i`):
+    an int, or an array of them (numpy's // and % floor as Python's do)."""
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError:
@@ -253,7 +268,7 @@ def eval_int(text: str, names: dict, what: str) -> int:
                 raise UsageError(f"{what} {text!r} names {node.id!r}, which is not a scalar argument "
                                  f"(the scalar arguments: {known})")
             v = names[node.id]
-            if not isinstance(v, int):
+            if not isinstance(v, (int, np.ndarray)):
                 raise UsageError(f"{what} {text!r}: {node.id} is not an integer argument")
             return v
         if isinstance(node, ast.UnaryOp):
@@ -261,16 +276,48 @@ def eval_int(text: str, names: dict, what: str) -> int:
             return -v if isinstance(node.op, ast.USub) else v
         if isinstance(node, ast.Call):
             a, b = ev(node.args[0]), ev(node.args[1])
-            if b == 0:
+            if np.any(np.asarray(b) == 0):
                 raise UsageError(f"{what} {text!r}: cdiv by zero")
             return -(-a // b)
         a, b = ev(node.left), ev(node.right)
-        if isinstance(node.op, (ast.FloorDiv, ast.Mod)) and b == 0:
+        if isinstance(node.op, (ast.FloorDiv, ast.Mod)) and np.any(np.asarray(b) == 0):
             raise UsageError(f"{what} {text!r}: division by zero")
         return {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}.get(type(node.op)) if not isinstance(
             node.op, (ast.FloorDiv, ast.Mod)) else (a // b if isinstance(node.op, ast.FloorDiv) else a % b)
 
-    return int(ev(tree))
+    return ev(tree)
+
+
+#: Element types whose contents a launch may give (`--arg NAME=TYPE[COUNT]=EXPR`): integers, the
+#: indices a kernel computes addresses from (numpy's type for each).
+CONTENT_TYPES = {"int": np.int32, "int32_t": np.int32, "unsigned": np.uint32, "uint32_t": np.uint32,
+                 "short": np.int16, "char": np.int8, "int8_t": np.int8, "uint8_t": np.uint8, "long": np.int64,
+                 "int64_t": np.int64}
+INDEX = "i"  # the element index in a contents expression
+
+
+def contents(name: str, kind: str, count: int, text: str, ints: dict) -> np.ndarray:
+    """The values of a buffer whose contents the launch gives: `text`, an integer expression of
+    the element index `i` and the integer arguments, at i = 0 .. count-1, as the element type."""
+    what = f"--arg {name}={kind}[...]={text}:"
+    if kind not in CONTENT_TYPES:
+        raise UsageError(f"{what} contents are given for integer buffers only (the indices addresses are "
+                         f"computed from: {', '.join(sorted(CONTENT_TYPES))}); leave out '={text}'")
+    if INDEX in ints:
+        raise UsageError(f"{what} the element index {INDEX!r} is also a scalar argument's name; rename it")
+    if count > MAX_CONTENTS:
+        raise UsageError(f"{what} {count:,} elements: warpsim keeps given contents of up to {MAX_CONTENTS:,}")
+    values = np.broadcast_to(np.asarray(evaluate(text, {**ints, INDEX: np.arange(count, dtype=np.int64)},
+                                                 f"--arg {name}"), dtype=np.int64), (count,))
+    info = np.iinfo(CONTENT_TYPES[kind])
+    bad = np.flatnonzero((values < info.min) | (values > info.max))
+    if len(bad):
+        raise UsageError(f"{what} element {bad[0]} is {values[bad[0]]}, outside {kind}'s range "
+                         f"[{info.min}, {info.max}]")
+    return values.astype(CONTENT_TYPES[kind])
+
+
+MAX_CONTENTS = 1 << 28  # elements of a buffer's given contents (1 GiB of int32)
 
 
 def parse_dim3(text: str, names: dict, what: str) -> tuple[int, int, int]:
@@ -330,18 +377,22 @@ def bind(function: Function, params: list[Param], args: dict[str, str], grid: st
     if unknown:
         raise UsageError(f"--arg {unknown[0]}: {function.source_name} has no parameter of that name; "
                          f"its signature: ({signature})")
-    scalars, buffers = {}, {}
+    scalars, buffers, given_text = {}, {}, {}
     for p in params:
         text = args.get(p.name)
         if p.pointer:
             if text is None:
                 buffers[p.name] = None
                 continue
-            m = _DECL.match(text.replace(" ", ""))
-            if not m:
+            decl, _, given = text.replace(" ", "").partition("]=")
+            m = _DECL.match(decl + "]" if given else decl)
+            if not m or (given == "" and "]=" in text.replace(" ", "")):
                 raise UsageError(f"--arg {p.name}={text}: {p.name} is a pointer; give TYPE[COUNT], "
-                                 f"e.g. --arg {p.name}='float[M*K]', or leave it out")
+                                 f"e.g. --arg {p.name}='float[M*K]', TYPE[COUNT]=CONTENTS, e.g. "
+                                 f"--arg {p.name}='int[n]=(i*7)%n', or leave it out")
             buffers[p.name] = (m[1], m[2])
+            if given:
+                given_text[p.name] = given
             continue
         if p.size > 8 or (not p.is_float and p.base_type not in ELEMENT_BYTES and p.base_type.split()[-1] not in
                           ("int", "long", "short", "char", "unsigned", "size_t", "bool", "int32_t", "uint32_t",
@@ -361,6 +412,7 @@ def bind(function: Function, params: list[Param], args: dict[str, str], grid: st
                                  f"is declared in bytes, e.g. {name}='uint8_t[12*({count})]' for structures of "
                                  "12 bytes")
             buffers[name] = (kind, eval_int(count, ints, f"--arg {name}"))
+    given = {name: contents(name, buffers[name][0], buffers[name][1], text, ints) for name, text in given_text.items()}
     g = parse_dim3(grid, ints, "--grid")
     b = parse_dim3(block, ints, "--block")
     threads = b[0] * b[1] * b[2]
@@ -377,7 +429,7 @@ def bind(function: Function, params: list[Param], args: dict[str, str], grid: st
         raise UsageError(f"--dynamic-shared {dynamic_shared} = {dynamic:,} bytes: a block takes 0 to "
                          f"{MAX_SHARED_PER_BLOCK - static:,} bytes of dynamic shared memory beside its "
                          f"{static:,} static ones on sm_90")
-    return KernelLaunch(function, params, scalars, buffers, g, b, warnings, dynamic)
+    return KernelLaunch(function, params, scalars, buffers, g, b, warnings, dynamic, given)
 
 
 def read_source(path: Path | None) -> str | None:

@@ -44,7 +44,7 @@ control)); an opcode outside it is refused by name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -100,6 +100,7 @@ class Buffer:
     name: str  # the pointer parameter
     base: int  # byte address
     nbytes: int | None = None  # declared size (--arg A=float[M*K]), for out-of-bounds warnings
+    image: np.ndarray | None = field(default=None, compare=False)  # its given contents, bytes (None: data)
 
 
 @dataclass(frozen=True)
@@ -274,7 +275,9 @@ class Machine:
         except EngineError as e:
             if getattr(e, "located", False):  # raised by an instruction of a loop run inside this one
                 raise
-            raise _located(f"{e}, at {ins.where()}") from None
+            err = _located(f"{e}, at {ins.where()}")
+            err.enumerate = getattr(e, "enumerate", False)  # given contents: counted block by block
+            raise err from None
         finally:
             self.env.live = None
         if out is None:
@@ -525,7 +528,44 @@ class Machine:
         if space == "generic":
             space, address = self.generic_space(address)
         array = self.array_of(space, address, width)
+        if op != "load" and self.given(space, array) is not None:
+            raise EngineError(f"{array}'s contents are given (--arg {array}=TYPE[COUNT]=EXPR) and the kernel writes "
+                              "it: warpsim keeps the contents of buffers a kernel only reads; leave out '=EXPR'")
         self.record(Access(ins, space, op, width, address, path.cond, pred, array, self.env))
+        return space, array
+
+    def given(self, space: str, array: str) -> Buffer | None:
+        """The buffer `array` names, where its contents are given (None: its values are data)."""
+        if space != "global":
+            return None
+        return next((b for b in self.launch.buffers if b.name == array and b.image is not None), None)
+
+    def given_words(self, ins, buffer: Buffer, address: Sym, width: int) -> list[Sym]:
+        """What a load of `width` bytes a lane reads of a buffer whose contents are given: a value
+        per destination register (a 4-byte word each; 1 and 2 bytes zero- or sign-extended). Run
+        concretely only: the symbolic run hands the launch to the block-by-block one."""
+        if not self.concrete:
+            e = EngineError(f"a load of {buffer.name}'s given contents ({ins.opcode} at pc {ins.pc:#x}), whose "
+                            "values decide what follows: counted block by block")
+            e.enumerate = True
+            raise e
+        lanes = len(self.linear)
+        live = np.ones(lanes, dtype=bool) if self.live is None else np.broadcast_to(self.live, (lanes,))
+        offset = np.broadcast_to(np.asarray(address.thread, dtype=np.int64), (lanes,)) - buffer.base
+        bad = live & ((offset < 0) | (offset + width > len(buffer.image)))
+        if bad.any():
+            at = int(offset[bad][0])
+            raise EngineError(f"a load of {buffer.name} at byte {at:,}, outside its {len(buffer.image):,} bytes of "
+                              "given contents (an index past the buffer)")
+        raw = buffer.image[np.where(live, offset, 0)[:, None] + np.arange(width)].astype(np.int64)
+        words = []
+        for k in range(0, width, 4):
+            part = raw[:, k:k + 4]
+            value = (part << (8 * np.arange(part.shape[1]))).sum(axis=1)
+            if width < 4 and {"S8", "S16"} & set(ins.mods):
+                value = np.where(value >= 1 << (8 * width - 1), value - (1 << (8 * width)), value)
+            words.append(norm(const(np.where(live, value, 0))))
+        return words
 
     def check(self, pc: int, region: F.Formula, claim: F.Formula, message: str) -> None:
         """A claim the counting engine must verify over every block and thread of `region`:

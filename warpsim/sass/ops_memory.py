@@ -39,13 +39,15 @@ def op_load(m, ins, path, guard, known):
     dst, mem = ins.operands[0], ins.operands[1]
     width = _width(ins)
     address = m.address(path, mem, known)
-    m.access(ins, path, guard, space, "load", width, address)
+    space, array = m.access(ins, path, guard, space, "load", width, address)
     if isinstance(dst, isa.Reg):
+        given = m.given(space, array)
+        words = m.given_words(ins, given, address, width) if given is not None else None
         at = _one_address(m, address) if space == "local" and width >= 4 else None
         for k in range(_dest_count(width)):
             data = Opaque(f"{ins.opcode} at pc {ins.pc:#x}")
             value = data if at is None else _kept(path.state.local.get(at + 4 * k, UNDEFINED), data)
-            m.write(path, isa.Reg(dst.file, dst.index + k), value, guard)
+            m.write(path, isa.Reg(dst.file, dst.index + k), value if words is None else words[k], guard)
 
 
 def _one_address(m, address: Sym) -> int | None:
