@@ -155,7 +155,9 @@ def pieces(kernel: Kernel) -> tuple[list[tuple[dict, list[Site]]], int]:
             continue
         except EngineError as e:
             if getattr(e, "enumerate", False):  # values a launch gives decide what follows
-                raise NotSymbolic(f"{kernel.name}: {e}") from None
+                refusal = NotSymbolic(f"{kernel.name}: {e}")
+                refusal.given = True  # the block-by-block run is the count itself: its refusal is the one
+                raise refusal from None
             # arithmetic that is not affine in a block index (a remainder of it, say) is affine in
             # the others once that index is a number: run each of its values apart, if few
             axis = _smallest_block_axis(ranges) if getattr(e, "affine", False) else None
@@ -239,8 +241,8 @@ def analyze_launch(kernel: Kernel, by_line: bool = False, by_pc: bool = False,
                             max_seconds=enumerate_seconds, concrete=concrete)
         except TooLong as e:
             raise UsageError(f"{kernel.name}: {reason}; {e}: warpsim cannot count this launch exactly") from None
-        except UsageError:
-            raise refused from None
+        except UsageError as e:
+            raise (e if getattr(refused, "given", False) else refused) from None
         a.warnings.append(f"counted by running each of its {blocks:,} blocks (exact, not symbolic): {reason}")
         a.engine = "sass"
         return a
