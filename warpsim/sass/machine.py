@@ -545,8 +545,7 @@ class Machine:
         per destination register (a 4-byte word each; 1 and 2 bytes zero- or sign-extended). Run
         concretely only: the symbolic run hands the launch to the block-by-block one."""
         if not self.concrete:
-            e = EngineError(f"a load of {buffer.name}'s given contents ({ins.opcode} at pc {ins.pc:#x}), whose "
-                            "values decide what follows: counted block by block")
+            e = EngineError(f"{buffer.name}'s given contents decide what follows")
             e.enumerate = True
             raise e
         lanes = len(self.linear)
