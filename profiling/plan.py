@@ -15,7 +15,9 @@ A plan is JSON, one entry per launch:
 parameters of the signature, the grid expressions) and copies the cubin under traces/, so the
 trace that ncu's numbers become keeps the machine code that ran; the GPU side (profiling.launch)
 needs nothing but CuPy to replay it. Every pointer parameter must be declared (TYPE[COUNT]):
-the replay allocates and fills it with random data of that type.
+the replay allocates and fills it with random data of that type, or, for an index buffer whose
+contents the launch gives (TYPE[COUNT]=EXPR, the param's "contents"), with the values warpsim
+counted from (warpsim.sass.launch.contents: the same expression, evaluated alike).
 """
 
 from __future__ import annotations
