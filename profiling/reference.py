@@ -259,17 +259,18 @@ def row_sum_dyn(a: Arrays, s: Scalars) -> Arrays:
     return {"s": _matrix(a["a"], s["M"], s["N"]).sum(axis=1).astype(np.float32)}
 
 
+def _stored_at(src: np.ndarray, inverse: int, j, i: np.ndarray) -> np.ndarray:
+    """Thread i's v[j] after `v[(m t + i) mod P] = src[t, i]` for t = 0 .. P-1 (src: P rows): m t
+    covers every residue once, so v[j] is src[t, i] for t = m^-1 (j - i) mod P (`inverse` = m^-1)."""
+    return src[(inverse * (j - i)) % src.shape[0], i]
+
+
 def scatter_local(a: Arrays, s: Scalars) -> Arrays:
-    # v[(7 t + i) mod 32] = in[t n + i]: 7 t covers every residue once, so v[j] is in[t n + i] for
-    # t = 23 (j - i) mod 32 (23 = 7^-1 mod 32)
+    # v[(7 t + i) mod 32] = in[t n + i] (23 = 7^-1 mod 32)
     n, k = s["n"], s["k"]
     i = np.arange(n)
     src = _matrix(a["in"], 32, n)
-
-    def v(j):
-        return src[(23 * (j - i)) % 32, i]
-
-    return {"out": (v(k % 32) + v((i + k) % 32)).astype(np.float32)}
+    return {"out": (_stored_at(src, 23, k % 32, i) + _stored_at(src, 23, (i + k) % 32, i)).astype(np.float32)}
 
 
 def stack_sum(a: Arrays, s: Scalars) -> Arrays:
@@ -284,27 +285,19 @@ def ticket(a: Arrays, s: Scalars) -> Arrays:
 
 
 def double_stack(a: Arrays, s: Scalars) -> Arrays:
-    # v[(5 t + i) mod 16] = in[t n + i]: v[j] is in[t n + i] for t = 13 (j - i) mod 16 (13 = 5^-1)
+    # v[(5 t + i) mod 16] = in[t n + i] (13 = 5^-1 mod 16)
     n, k = s["n"], s["k"]
     i = np.arange(n)
     src = _matrix(a["in"], 16, n)
-
-    def v(j):
-        return src[(13 * (j - i)) % 16, i]
-
-    return {"out": v(k % 16) * v((i + k) % 16)}
+    return {"out": _stored_at(src, 13, k % 16, i) * _stored_at(src, 13, (i + k) % 16, i)}
 
 
 def byte_shuffle(a: Arrays, s: Scalars) -> Arrays:
-    # h[(5 t + i) mod 64] = in[t n + i]: h[j] is in[t n + i] for t = 13 (j - i) mod 64 (13 = 5^-1)
+    # h[(5 t + i) mod 64] = in[t n + i] (13 = 5^-1 mod 64)
     n, k = s["n"], s["k"]
     i = np.arange(n)
     src = a["in"][: 64 * n].reshape(64, n)
-
-    def h(j):
-        return src[(13 * (j - i)) % 64, i]
-
-    return {"out": h(k % 64) ^ h((i + k) % 64)}
+    return {"out": _stored_at(src, 13, k % 64, i) ^ _stored_at(src, 13, (i + k) % 64, i)}
 
 
 def spill(a: Arrays, s: Scalars) -> Arrays:

@@ -421,15 +421,22 @@ def test_blind_batch_6_user_idioms_exact_and_within_where_predicted():
     assert cache.status.str.startswith("within").all(), cache[~cache.status.str.startswith("within")].to_string()
 
 
-def _blind_as_predicted(name: str, folder: str, traces: int, exact: int):
-    """A blind batch's measured traces compared with the model: (every exact count equals ncu's,
-    asserted) its L1, L2 and DRAM figures, each asserted to be the prediction committed before
-    the batch ran (scripts/h200_NAME_predictions.json)."""
+def _blind(name: str, traces: int, exact: int):
+    """A blind batch: its predictions committed before it ran (scripts/h200_NAME_predictions.json),
+    its traces (every launch measured twice: asserted) and their comparison with the model, whose
+    claimed-exact counts (`exact` of them) all equal ncu's (asserted)."""
     predicted = json.loads((TRACES_DIR.parent / "scripts" / f"h200_{name}_predictions.json").read_text())
     found = [load_trace(p) for p in sorted((TRACES_DIR / "holdout" / name).rglob("*.json"))]
-    assert len(found) == traces == 2 * len(predicted)  # every launch measured twice
+    assert len(found) == traces == 2 * len(predicted)
     frame = compare.compare(found, current_sha256([]), caches=True)
     assert compare.summary(frame) == (exact, exact)
+    return predicted, found, frame
+
+
+def _blind_as_predicted(name: str, folder: str, traces: int, exact: int):
+    """A blind batch's measured traces compared with the model (`_blind`): its L1, L2 and DRAM
+    figures, each asserted to be the prediction committed before the batch ran."""
+    predicted, found, frame = _blind(name, traces, exact)
     cache = frame[frame.metric.isin([L1_HIT, L2_READ, DRAM_READ])]
     assert len(cache) == 3 * traces and cache.predicted.notna().all()
     fields = {L1_HIT: "l1_hit_sectors", L2_READ: "l2_read_sectors", DRAM_READ: "dram_read_bytes"}
@@ -498,11 +505,7 @@ def test_blind_batch_11_local_memory_exact_its_caches_refused():
     # stores); ATOMG's requests and sectors too (reported: docs/EXACTNESS.md). Predicted before it
     # ran, the local kernels' L2 reads came out 40-73% low (their local traffic left out); the
     # cache model now refuses them, and predicts ticket's as committed
-    predicted = json.loads((TRACES_DIR.parent / "scripts" / "h200_blind11_predictions.json").read_text())
-    found = [load_trace(p) for p in sorted((TRACES_DIR / "holdout" / "blind11").rglob("*.json"))]
-    assert len(found) == 18 == 2 * len(predicted)
-    frame = compare.compare(found, current_sha256([]), caches=True)
-    assert compare.summary(frame) == (320, 320)
+    predicted, found, frame = _blind("blind11", 18, 320)
     reported = frame[frame.metric.str.contains("_local_|_op_atom") & frame.predicted.notna()]
     assert len(reported) == 18 * 6 and (reported.predicted == reported.measured).all()
     stack = frame[frame.trace.str.endswith("local/stack_sum__n250007.json")]
@@ -529,11 +532,7 @@ def test_blind_batch_12_spills_and_local_widths_exact_as_predicted():
     # __launch_bounds__(256, 8) that nvcc spills (STL/STL.64 and back at one address for every lane,
     # the loads of `in` addressed from reloaded spills). Every claimed-exact count equals ncu's, the
     # local sectors among them, and each is the count committed before the batch ran
-    predicted = json.loads((TRACES_DIR.parent / "scripts" / "h200_blind12_predictions.json").read_text())
-    found = [load_trace(p) for p in sorted((TRACES_DIR / "holdout" / "blind12").rglob("*.json"))]
-    assert len(found) == 18 == 2 * len(predicted)
-    frame = compare.compare(found, current_sha256([]), caches=True)
-    assert compare.summary(frame) == (332, 332)
+    predicted, found, frame = _blind("blind12", 18, 332)
     sectors = {("local", "load"): "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
                ("local", "store"): "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"}
     for t in found:

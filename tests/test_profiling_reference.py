@@ -1,5 +1,5 @@
-"""The numpy references of kernels/idioms.cu, flat.cu and gridstride.cu (profiling.reference) against the
-kernels' own loops, written out per thread as the .cu reads, at small odd sizes: what a GPU run
+"""The numpy references of kernels/idioms.cu, flat.cu, gridstride.cu, local.cu, spill.cu and sparse.cu
+(profiling.reference) against the kernels' own loops, written out per thread as the .cu reads, at small odd sizes: what a GPU run
 is checked by."""
 
 from __future__ import annotations
@@ -52,6 +52,37 @@ def _per_thread(entry: str, a: dict, s: dict) -> dict:
         return {"out": out}
     if entry == "roll":
         return {"y": [float(a["x"][(i + s["shift"]) % s["n"]]) for i in range(s["n"])]}
+    if entry in ("scatter_local", "double_stack", "byte_shuffle"):  # v[(m t + i) mod P] = in[t n + i]
+        P, m = {"scatter_local": (32, 7), "double_stack": (16, 5), "byte_shuffle": (64, 5)}[entry]
+        out = []
+        for i in range(s["n"]):
+            v = [0] * P
+            for t in range(P):
+                v[(m * t + i) % P] = a["in"][t * s["n"] + i]
+            j, k = (i + s["k"]) % P, s["k"] % P
+            out.append(v[k] ^ v[j] if entry == "byte_shuffle" else v[k] * v[j] if entry == "double_stack"
+                       else float(v[k]) + float(v[j]))
+        return {"out": out}
+    if entry == "spill":
+        out = []
+        for i in range(s["n"]):
+            acc = [float(a["in"][j * s["n"] + i]) for j in range(48)]
+            for _ in range(s["steps"]):
+                for j in range(48):
+                    acc[j] = 0.5 * acc[j] * acc[(j + 7) % 48] + 0.5 * acc[(j + 13) % 48]
+            out.append(sum(acc))
+        return {"out": out}
+    if entry == "gather":
+        return {"y": [a["x"][a["perm"][i]] for i in range(s["n"])]}
+    if entry == "spmv_csr":
+        ptr = a["row_ptr"]
+        return {"y": [sum(float(a["val"][j]) * float(a["x"][a["col"][j]]) for j in range(ptr[r], ptr[r + 1]))
+                      for r in range(s["rows"])]}
+    if entry == "histogram":
+        counts = a["counts"].astype(np.int64).copy()
+        for i in range(s["n"]):
+            counts[a["keys"][i] & 1023] += 1
+        return {"counts": counts}
     M, N = s.get("M"), s.get("N")
     if entry == "scale_gs":
         return {"y": [float(a["x"][i]) * float(a["s"][i % N]) for i in range(M * N)]}
@@ -75,9 +106,22 @@ CASES = {
     "scale_gs": ({"M": 3, "N": 5}, lambda s: {"x": _f(15), "s": _f(5), "y": _f(15)}),
     "gather_gs": ({"M": 3, "N": 4, "ld": 6}, lambda s: {"x": _f(18), "y": _f(12)}),
     "roll2d_gs": ({"M": 3, "N": 5, "dy": 4, "dx": 7}, lambda s: {"x": _f(15), "y": _f(15)}),
+    "scatter_local": ({"n": 9, "k": 35}, lambda s: {"in": _f(32 * 9)}),
+    "double_stack": ({"n": 9, "k": 21}, lambda s: {"in": _f(16 * 9).astype(np.float64)}),
+    "byte_shuffle": ({"n": 9, "k": 70}, lambda s: {"in": RNG.integers(0, 256, 64 * 9).astype(np.uint8)}),
+    "spill": ({"n": 5, "steps": 2}, lambda s: {"in": _f(48 * 5)}),
+    "gather": ({"n": 7}, lambda s: {"perm": np.array([3, 0, 6, 1, 5, 2, 4], dtype=np.int32), "x": _f(7)}),
+    "spmv_csr": ({"rows": 4}, lambda s: {"row_ptr": np.array([0, 2, 2, 5, 6], dtype=np.int32),
+                                          "col": np.array([1, 3, 0, 2, 3, 0], dtype=np.int32), "val": _f(6),
+                                          "x": _f(4)}),
+    "histogram": ({"n": 9}, lambda s: {"keys": RNG.integers(0, 5000, 9).astype(np.int32),
+                                        "counts": RNG.integers(0, 100, 1024).astype(np.int32)}),
 }
 FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "flat.cu"),
-        **dict.fromkeys(("scale_gs", "gather_gs", "roll2d_gs"), "gridstride.cu")}
+        **dict.fromkeys(("scale_gs", "gather_gs", "roll2d_gs"), "gridstride.cu"),
+        **dict.fromkeys(("scatter_local",), "local.cu"),
+        **dict.fromkeys(("double_stack", "byte_shuffle", "spill"), "spill.cu"),
+        **dict.fromkeys(("gather", "spmv_csr", "histogram"), "sparse.cu")}
 
 
 @pytest.mark.parametrize("entry", sorted(CASES))
