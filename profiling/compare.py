@@ -445,12 +445,29 @@ def _default_caches(trace: Trace):
     from warpsim.caches import caches_for, caches_for_launch
 
     if trace.is_sass:
-        return _memo("caches", trace, lambda: caches_for_launch(sass_launch(trace)))
+        return _memo("caches", trace, lambda: _caches_and_counts(trace))
     M, N, K = trace.sizes
     try:
         return caches_for(trace.kernel, M, N, K, block=trace.block, engine="sass")
     except UsageError:
         return caches_for(trace.kernel, M, N, K, block=trace.block, engine="model")
+
+
+def _caches_and_counts(trace: Trace):
+    """A sass trace's cache prediction, its exact counts (`predict_sass`'s) memoized on the way: a
+    launch counted block by block runs its blocks once for both (`ConcreteRun`, as `warpsim
+    analyze --caches` does), not once for each."""
+    from warpsim.caches import caches_for_launch
+    from warpsim.caches.program import ConcreteRun
+    from warpsim.sass.analyze import analyze_launch
+
+    kernel = sass_launch(trace)
+    run = ConcreteRun(kernel)
+    try:
+        _memo("counts by_pc=False", trace, lambda: analyze_launch(kernel, concrete=run))
+    except UsageError:  # the counts are refused: so are they again in their rows; the caches say why
+        run = None
+    return caches_for_launch(kernel, concrete=run)
 
 
 def _relative_error(predicted, measured, reference) -> float | None:
