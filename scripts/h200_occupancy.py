@@ -31,7 +31,7 @@ def main() -> None:
         f = module.get_function(name)
         if dynamic > 48 * 1024:
             f.max_dynamic_shared_size_bytes = dynamic
-        driver = cp.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(f.ptr, THREADS, dynamic)
+        driver = cp.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(f.kernel.ptr, THREADS, dynamic)
         section = functions[name].shared_bytes
         static = f.shared_size_bytes
         model = residency(THREADS, functions[name].registers, section + dynamic).blocks_per_sm
