@@ -7,6 +7,8 @@ case and writes $OUT/occupancy.json. Run on the H200: OUT=$OUT python scripts/h2
 
 from __future__ import annotations
 
+import datetime
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -40,7 +42,12 @@ def main() -> None:
                      "driver": driver, "warpsim": model, "reserve_once": once})
         print(rows[-1], flush=True)
     out = Path(os.environ.get("OUT", "."))
-    (out / "occupancy.json").write_text(json.dumps({"threads": THREADS, "rows": rows}, indent=1) + "\n")
+    props = cp.cuda.runtime.getDeviceProperties(0)
+    meta = {"gpu": props["name"].decode(), "driver": cp.cuda.runtime.driverGetVersion(),
+            "source_sha256": hashlib.sha256(SOURCE.read_bytes()).hexdigest(),
+            "cubin_sha256": hashlib.sha256(cubin.read_bytes()).hexdigest(),
+            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
+    (out / "occupancy.json").write_text(json.dumps({"threads": THREADS, "rows": rows, "meta": meta}, indent=1) + "\n")
 
 
 if __name__ == "__main__":

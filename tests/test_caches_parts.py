@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from profiling.traces import TRACES_DIR
 from test_sass_engine import CATALOG, KERNELS
+from test_sass_frontend import needs_nvcc
 from warpsim.caches import lru, residency
 from warpsim.caches.hardware import H200, KIB
 from warpsim.caches.lanes import requests
@@ -26,12 +27,32 @@ def test_occupancy_follows_the_cuda_rules():
     r = residency.residency(1024, 32, 0)
     assert (r.blocks_per_sm, r.limited_by, r.carveout, r.l1_bytes) == (2, "threads", 8 * KIB, 248 * KIB)
     # warptile_db: 256 threads x 200 registers = 8 warps x 6400 = 51200 of 65536 -> 1 block
-    assert residency.residency(256, 200, 25600 - 1024).blocks_per_sm == 1
-    # warptile: 4 warps x 168 x 32 = 21504 registers -> 3 blocks (64512); 3 x 17 KB -> 64 KB carve-out
-    r = residency.residency(128, 168, 17408 - 1024)
+    assert residency.residency(256, 200, 25600).blocks_per_sm == 1
+    # warptile: 4 warps x 168 x 32 = 21504 registers -> 3 blocks (64512); 3 x 17 KB (its section,
+    # the reserved 1 KB at its start) -> 64 KB carve-out
+    r = residency.residency(128, 168, 17408)
     assert (r.blocks_per_sm, r.limited_by, r.carveout) == (3, "registers", 64 * KIB)
     # registers are allocated per warp in units of 256: 37 per thread counts as 40
     assert residency.residency(512, 37, 4096).blocks_per_sm == 3  # 65536 // (16 warps x 1280)
+
+
+@needs_nvcc
+def test_shared_memory_limits_blocks_as_the_h200_driver_does():
+    # traces/schedule/occupancy_h200.json (scripts/h200_occupancy.py, call 28): the driver's
+    # occupancy calculator for 128 threads and 37 or 44 KiB of shared memory, static or dynamic.
+    # The cubin's section starts with the 1 KiB reserve, so a block takes 38,912 bytes: 6 fit the
+    # 228 KiB (233,472 bytes: exactly 6), 5 at 46,080 (4 had the reserve been added again)
+    from warpsim.sass.cubin import read_cubin
+    from warpsim.toolchain import build_cubin
+
+    measured = json.loads((TRACES_DIR / "schedule" / "occupancy_h200.json").read_text())
+    functions = {f.source_name: f for f in read_cubin(build_cubin(KERNELS / "probes" / "occupancy.cu")).functions.values()}
+    for row in measured["rows"]:
+        f = functions[row["kernel"]]
+        assert f.shared_bytes == row["section"]
+        r = residency.residency(measured["threads"], f.registers, f.shared_bytes + row["dynamic"])
+        assert (r.blocks_per_sm, r.limited_by) == (row["driver"], "shared")
+    assert [row["driver"] for row in measured["rows"]] == [6, 5, 6, 5]
 
 
 def _schedule(kernel: str) -> dict:

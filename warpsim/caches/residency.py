@@ -3,7 +3,11 @@
 Occupancy (blocks per SM) follows the CUDA occupancy rules for sm_90 from the kernel's threads,
 registers and shared memory (the cubin's .nv.info, `warpsim.sass.cubin.Function`); the L1 gets
 what the shared-memory carve-out leaves of the 256 KB (the driver picks the smallest carve-out
-that holds the resident blocks' shared memory, 1 KB reserved per block included).
+that holds the resident blocks' shared memory, 1 KB reserved per block included). The cubin's
+shared section already starts with that 1 KB (`warpsim.sass.cubin.SHARED_RESERVED`), so it counts
+once: the H200's own occupancy calculator gives 6 blocks of 128 threads an SM for a section of
+38,912 bytes (37 KiB of array) and 5 for 46,080, where adding it again gave 5 and 4
+(scripts/h200_occupancy.py, call 28; the same with the arrays' bytes as dynamic shared memory).
 
 Dispatch, as measured on the H200 (traces/schedule/{naive,coalesced}_M4096_N4096_K4096.json, 3
 launches each, block = blockIdx.y * gridDim.x + blockIdx.x):
@@ -63,12 +67,13 @@ class Residency:
 
 def residency(threads: int, registers: int, shared_bytes: int, hw: Hierarchy = H200) -> Residency:
     """Blocks per SM of a kernel with `threads` per block, `registers` per thread and
-    `shared_bytes` of static and dynamic shared memory per block."""
+    `shared_bytes` of shared memory per block: its window, the reserved 1 KB, static and dynamic
+    (the cubin's section, which starts with the reserve, and the launch's dynamic bytes)."""
     if threads < 1:
         raise ValueError("a block has at least one thread")
     warps = -(-threads // 32)
     per_warp = -(-max(registers, 1) * 32 // hw.register_unit) * hw.register_unit
-    shared = shared_bytes + hw.shared_reserved_per_block
+    shared = max(shared_bytes, hw.shared_reserved_per_block)  # the section holds the reserve; none: it alone
     limits = {
         "threads": min(hw.max_threads_per_sm // (warps * 32), hw.max_warps_per_sm // warps),
         "registers": hw.registers_per_sm // (per_warp * warps),
