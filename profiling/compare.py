@@ -442,7 +442,7 @@ def _label(trace: Trace, stale: bool) -> dict:
 def _default_caches(trace: Trace):
     """warpsim.caches' prediction of a trace's launch, through the machine code (the hand model
     where the machine code refuses the launch)."""
-    from warpsim.caches import caches_for, caches_for_launch
+    from warpsim.caches import caches_for
 
     if trace.is_sass:
         return _memo("caches", trace, lambda: _caches_and_counts(trace))
