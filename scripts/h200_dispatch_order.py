@@ -74,6 +74,8 @@ def checks():
     blocks rebuilt on the measured SM, rebuilt and measured gap sequences)."""
     for path in sorted(SCHEDULES.glob("*.json")):
         data = json.loads(path.read_text())
+        if "runs" not in data:  # not a block schedule (occupancy_h200.json and its metadata)
+            continue
         for run in data["runs"]:
             sm, start, end = (np.asarray(run[k], dtype=float) for k in ("sm", "start_ns", "end_ns"))
             first = int((start < 0.05 * np.median(end - start)).sum())  # blocks that start at once
