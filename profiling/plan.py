@@ -76,7 +76,7 @@ def build(source: Path | str, entry: str, grid: str, block: str, args: dict, tra
                 raise UsageError(f"pointer parameter {p.name} has no size: declare it, e.g. "
                                  f"--arg {p.name}='float[COUNT]', so the GPU run can allocate it")
             kind, count = decl
-            given = str(args[p.name]).replace(" ", "").partition("]=")[2]  # contents the launch gives
+            given = k.contents_text.get(p.name)  # contents the launch gives
             params.append({"name": p.name, "kind": "pointer", "type": kind, "dtype": DTYPES.get(kind, "float32"),
                            "count": int(count) * LANES.get(kind, 1), **({"contents": given} if given else {})})
         else:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import tomllib
-from pathlib import Path
 
 from h200_plan_blind import REPO, predict, save
 from warpsim.registry import get_kernel

@@ -16,7 +16,7 @@ from profiling.traces import TRACES_DIR
 from test_sass_engine import CATALOG, KERNELS
 from test_sass_frontend import needs_nvcc
 from warpsim.caches import lru, residency
-from warpsim.caches.hardware import H200, KIB
+from warpsim.caches.hardware import KIB
 from warpsim.caches.lanes import requests
 from warpsim.coalescer import coalesce
 

@@ -115,7 +115,7 @@ def dispatch_mode(lines_per_request: float, synchronized: bool = False, threads:
 LOCKSTEP_THREADS = 1024
 
 
-def start_times(blocks: int, res: Residency, mode: str) -> "np.ndarray":
+def start_times(blocks: int, res: Residency, mode: str):
     """When each block of a launch starts making progress, in units of one block's resident time D:
     the wave it starts in (waves), or its half-wave (staggered and offset, 2 blocks per SM)."""
     import numpy as np

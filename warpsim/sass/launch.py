@@ -83,6 +83,7 @@ class KernelLaunch:
     warnings: list[str] = field(default_factory=list)
     dynamic_shared: int = 0  # bytes of dynamic shared memory per block (the launch's third <<<...>>> argument)
     contents: dict = field(default_factory=dict)  # pointer name -> its given values (`--arg NAME=TYPE[COUNT]=EXPR`)
+    contents_text: dict = field(default_factory=dict)  # pointer name -> that EXPR, as given (spaces dropped)
 
     @property
     def shared_bytes(self) -> int:
@@ -429,7 +430,7 @@ def bind(function: Function, params: list[Param], args: dict[str, str], grid: st
         raise UsageError(f"--dynamic-shared {dynamic_shared} = {dynamic:,} bytes: a block takes 0 to "
                          f"{MAX_SHARED_PER_BLOCK - static:,} bytes of dynamic shared memory beside its "
                          f"{static:,} static ones on sm_90")
-    return KernelLaunch(function, params, scalars, buffers, g, b, warnings, dynamic, given)
+    return KernelLaunch(function, params, scalars, buffers, g, b, warnings, dynamic, given, given_text)
 
 
 def read_source(path: Path | None) -> str | None:
