@@ -29,7 +29,7 @@ blocks differ, e.g. edge tiles, is averaged over the samples).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -126,7 +126,6 @@ class L1Replay:
     fetch_share: np.ndarray  # share of them read from L2 (misses less those merged with a co-resident block's)
     distinct: np.ndarray  # per stream: distinct sectors a block touches per iteration of its loop (or in all)
     simulated: int  # warp-request lines replayed
-    local_hit_share: np.ndarray = field(default_factory=lambda: np.zeros(0))  # per local access (program.local)
 
 
 def _extrapolate(cold: np.ndarray, counted: np.ndarray, asked: np.ndarray, scale: float) -> float:
@@ -153,9 +152,6 @@ def _loop_free_samples(program, res: Residency, samples: int, budget: int) -> in
 
 def replay(program, res: Residency, stream_of: np.ndarray, hw: Hierarchy = H200, samples: int = SAMPLES,
            budget: int = BUDGET) -> L1Replay:
-    n = len(program.accesses)
-    if program.local:  # local memory shares L1 with the global accesses: replayed with them, in program order
-        program = replace(program, accesses=program.accesses + program.local)
     if program.blocks <= res.sms:
         # a block to an SM: replay every one. Evenly spaced samples alias with the period of the
         # rows' alignment: row_sum at 97x61 (rows 244 r bytes apart: 4 samples at 0, 32, 64, 96
@@ -174,6 +170,7 @@ def replay(program, res: Residency, stream_of: np.ndarray, hw: Hierarchy = H200,
         groups = sample_groups(program, res, samples)
     window = Window.choose(program, groups, budget)
     rec = sample_records(program, groups, window, resident).sorted()
+    n = len(program.accesses)
     allocating = np.array([a.l1 for a in program.accesses], dtype=bool)
     hit = np.zeros(len(rec.line), dtype=np.uint8)
     use = allocating[rec.access] if len(rec.line) else np.zeros(0, dtype=bool)
@@ -185,8 +182,8 @@ def replay(program, res: Residency, stream_of: np.ndarray, hw: Hierarchy = H200,
     else:
         merged = np.zeros_like(hit)
     asked, got, joined = sectors(rec.mask), sectors(hit), sectors(merged)
-    hit_share, fetch_share = np.zeros(len(program.accesses)), np.ones(len(program.accesses))
-    for ai in range(len(program.accesses)):
+    hit_share, fetch_share = np.zeros(n), np.ones(n)
+    for ai in range(n):
         sel = rec.access == ai
         if not sel.any():
             continue
@@ -201,7 +198,7 @@ def replay(program, res: Residency, stream_of: np.ndarray, hw: Hierarchy = H200,
         # per (block, iteration) the stream runs: a triangular loop's blocks differ in trip count
         runs = len(np.unique(rec.block[sel] * (1 << 32) + rec.iteration[sel] + 1))
         distinct[sid] = distinct_sectors(rec.line[sel], rec.mask[sel], rec.block[sel]) / runs
-    return L1Replay(hit_share[:n], fetch_share[:n], distinct, len(rec.line), hit_share[n:])
+    return L1Replay(hit_share, fetch_share, distinct, len(rec.line))
 
 
 def distinct_sectors(line: np.ndarray, mask: np.ndarray, block: np.ndarray) -> int:

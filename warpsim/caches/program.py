@@ -83,7 +83,6 @@ class Program:
     synchronized: bool = False  # a loop of the kernel holds a barrier (__syncthreads: BAR in the SASS)
     footprint_bytes: int | None = None  # bytes of the launch's arrays (None: a buffer's size is not declared)
     code_bytes: int = 0  # bytes of the kernel's machine code (its instructions), which DRAM delivers once
-    local: tuple[Access, ...] = ()  # local memory instructions (LDL/STL): through L1 beside the global ones
 
     @property
     def blocks(self) -> int:
@@ -131,24 +130,21 @@ def from_machine_code(kernel, progress=None, concrete: "ConcreteRun | None" = No
 
     try:
         sites, threads = pieces(kernel)
+        _no_local(kernel, min((s.pc for s, _ in sites if s.space == "local"), default=None))
         accesses = [Access(s, i, 0, tuple(ranges[a] for a in "xyz"), _allocates(s, _mods(kernel, s)))
                     for i, (s, ranges) in enumerate(sites) if s.space == "global"]
-        local = tuple(Access(s, i, 0, tuple(ranges[a] for a in "xyz"), True)
-                      for i, (s, ranges) in enumerate(sites) if s.space == "local")
     except NotSymbolic as refused:
         if concrete is None or not concrete.complete:
             concrete = _run_blocks(kernel, refused, progress)
         _no_local(kernel, concrete.local_pc)
-        accesses, threads, local = concrete.accesses(kernel, refused), concrete.threads, ()
+        accesses, threads = concrete.accesses(kernel, refused), concrete.threads
     function = kernel.program.function
     buffers = kernel.launch.launch(function.shared_vars).buffers
     sizes = [b.nbytes for b in buffers]
     footprint = sum(sizes) if sizes and None not in sizes else None
     return Program(kernel.name, tuple(kernel.launch.grid), tuple(kernel.launch.block), threads, tuple(accesses),
                    function.registers, kernel.launch.shared_bytes, barrier_in_loop(kernel.program), footprint,
-                   code_bytes(kernel.program), local)
-
-
+                   code_bytes(kernel.program))
 
 
 def _no_local(kernel, pc: int | None) -> None:

@@ -174,28 +174,6 @@ class Records:
                        self.mask[order], self.key[order], self.cold[order], self.iteration[order])
 
 
-#: Where the cache model lays out local memory: every warp of the launch its own frame of
-#: LOCAL_FRAME bytes from LOCAL_BASE, far above every buffer (warpsim.sass.launch places them
-#: 2**40 apart from 2**40); warps 2**30 apart in the launch share a frame (never co-resident).
-LOCAL_BASE = 1 << 58
-LOCAL_FRAME = 1 << 27
-LOCAL_WARPS = 1 << 30
-LOCAL_WINDOW = 1 << 24  # the local window's bytes (offsets below it; the stack grows down from its top)
-
-
-def local_lanes(offsets: np.ndarray, live: np.ndarray, width: int, block: np.ndarray, warps: int):
-    """Local offsets of warp rows (n, 32), their blocks (n,), to the bytes the hardware keeps them
-    at: a warp's 4-byte word w of lane l at 128 w + 4 l of its frame (warpsim.coalescer.local),
-    an access of 8 or 16 bytes its 2 or 4 words, each a column block of its own. Returns (n, 32 k)
-    addresses and live lanes."""
-    warp = (block * warps + np.arange(len(offsets)) % warps) % LOCAL_WARPS
-    frame = LOCAL_BASE + warp * LOCAL_FRAME
-    word = (offsets % LOCAL_WINDOW) // 4
-    lane = np.arange(32, dtype=np.int64) * 4
-    spread = [frame[:, None] + (word + j) * 128 + lane + offsets % 4 for j in range(max(1, width // 4))]
-    return np.concatenate(spread, axis=1), np.tile(live, (1, len(spread)))
-
-
 def sample_records(program, groups: list[list[int]], window: Window, resident: int | None = None) -> Records:
     """The lines every warp request of the sampled blocks asks for, over the window's iterations.
     `groups` lists, per sampled SM, the blocks resident on it together; or with `resident`, the
@@ -223,12 +201,7 @@ def sample_records(program, groups: list[list[int]], window: Window, resident: i
         values = {d: np.repeat(v[pick], n) for d, v in bvals.items()}
         values.update({d: np.tile(v, nb) for d, v in lvals.items()})
         addr, live = lanes(a, program.threads, values, g)
-        addr, live = addr.reshape(g * warps, 32), live.reshape(g * warps, 32)
-        if a.site.space == "local":
-            addr, live = local_lanes(addr, live, a.site.width, blk[pick[np.arange(g * warps) // warps // n]], warps)
-            if a.op == "store" and a.site.width < 4:  # a store of less than a word allocates nothing
-                live = np.zeros_like(live)
-        row, line, mask = requests(addr, live)
+        row, line, mask = requests(addr.reshape(g * warps, 32), live.reshape(g * warps, 32))
         point, warp = row // warps, row % warps
         which, inst = pick[point // n], point % n
         loops, firsts = columns[a.order]
