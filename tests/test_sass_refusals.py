@@ -72,8 +72,8 @@ def test_an_opcode_the_engine_does_not_know_is_named(tmp_path, monkeypatch):
 
 @needs_nvcc
 def test_the_brute_force_refuses_large_launches(tmp_path):
-    k = kernel(tmp_path, WRAP, "big", "cdiv(n,256)", "256", {"n": 1 << 26})
-    with pytest.raises(UsageError, match=r"brute force is for small launches: 262144 blocks > 65536"):
+    k = kernel(tmp_path, WRAP, "big", "cdiv(n,256)", "256", {"n": 1 << 29})
+    with pytest.raises(UsageError, match=r"brute force is for small launches: 2097152 blocks > 1048576"):
         A.brute_force(k)
 
 

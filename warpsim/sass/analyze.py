@@ -103,7 +103,7 @@ def _site(access: Access) -> Site:
 
 
 MAX_PIECES = 64
-ENUMERATE_BLOCKS = 1 << 16  # the largest launch counted block by block when the fast path cannot
+ENUMERATE_BLOCKS = 1 << 20  # the largest launch counted block by block when the fast path cannot
 ENUMERATE_SECONDS = 120.0  # ... and the longest it may take, projected from its first blocks
 #: Seconds of running before the projection is trusted (or a hundredth of the limit, if less): a
 #: first chunk of 8 blocks on a loaded machine (the first to warm the engine) projected
