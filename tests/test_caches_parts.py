@@ -457,6 +457,23 @@ def test_loads_that_use_a_few_bytes_of_each_sector_get_the_sentence_in_sectors()
         f"the lanes ask for) and DRAM {t.dram_read_bytes / 1e3:.1f} kB of those (predicted).")
 
 
+def test_a_ragged_last_sector_keeps_the_sentence_in_bytes():
+    # block_scan at 1,000,003 floats (kernels/sortscan.cu): its loads request 4,000,012 bytes in
+    # 125,001 sectors (4,000,032 bytes: the last sector carries 20 bytes past the requested ones),
+    # each read once, so L1 hits none, L2 carries all of them and DRAM all of those: in bytes, none
+    # from L1 or L2 and 4.0 MB from DRAM, not the sectors' phrasing for loads that use a few bytes
+    from warpsim.caches import caches_for_launch
+    from warpsim.caches.report import sentence
+    from warpsim.sass.analyze import prepare
+
+    p = caches_for_launch(prepare(KERNELS / "sortscan.cu", "block_scan", "cdiv(n,256)", "256",
+                                  {"n": "1000003", "in": "float[n]", "out": "float[n]"}))
+    t = p.total
+    assert (t.load_sectors, t.l1_hit_sectors, t.l2_read_sectors) == (125_001, 0, 125_001)
+    assert sentence(p, 4_000_012) == "Of 4.0 MB requested by the loads, 0 B came from L1, 0 B from L2 and 4.0 MB " \
+                                     "from DRAM (predicted)."
+
+
 def _events(block, tile, time, fetched):
     from warpsim.caches.tiles import Events
 
