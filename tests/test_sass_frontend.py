@@ -169,6 +169,25 @@ def test_argument_refusals(args, message):
 
 
 @needs_nvcc
+@pytest.mark.parametrize("kind,nbytes,dtype,values", [
+    # CUDA's vector types are buffers of their size (half2: two halves, 4 bytes), and the GPU run
+    # allocates them as that many scalars of numpy's matching type (bfloat16 has none: uint16)
+    ("half2", 4, "float16", 2), ("__nv_bfloat162", 4, "uint16", 2), ("double2", 16, "float64", 2),
+    ("uint4", 16, "uint32", 4), ("uchar4", 4, "uint8", 4), ("uint16_t", 2, "uint16", 1),
+])
+def test_vector_element_types_are_their_size(kind, nbytes, dtype, values, tmp_path):
+    from profiling import plan
+
+    args = {"M": 97, "N": 61, "in": f"{kind}[M*N]", "out": "float[M*N]"}
+    k = prepare(KERNELS / "transpose.cu", "transpose_naive", "cdiv(N,32),cdiv(M,32)", "32x8", args)
+    buffers = {b.name: b for b in k.launch.launch(k.program.function.shared_vars).buffers}
+    assert buffers["in"].nbytes == nbytes * 97 * 61
+    entry = plan.build(KERNELS / "transpose.cu", "transpose_naive", "cdiv(N,32),cdiv(M,32)", "32x8", args, tmp_path)
+    param = next(p for p in entry["params"] if p["name"] == "in")
+    assert (param["dtype"], param["count"]) == (dtype, values * 97 * 61)
+
+
+@needs_nvcc
 def test_block_refusals_and_compile_errors(tmp_path):
     with pytest.raises(UsageError, match="has 2048 threads; CUDA allows at most 1024 per block"):
         prepare(KERNELS / "transpose.cu", "transpose_naive", "1", "64x32", {"M": 8, "N": 8})
