@@ -77,9 +77,11 @@ from warpsim.sass.values import (
     block_cuts,
     bounds,
     const,
+    data_in,
     decide,
     norm,
     pair,
+    poison_in,
     same,
     split,
     unsigned,
@@ -364,10 +366,13 @@ class Machine:
             regs = path.state.p if pred.file == "P" else path.state.up
             value = as_formula(resolve(regs.get(pred.index, F.FALSE), known, self.live, self.decide))
         if not isinstance(value, F.Formula):
-            if isinstance(value, Opaque):
-                raise DataPredicate(f"a condition computed from data ({value.origin}) steers control flow or "
+            data = data_in(value)
+            if data is not None:
+                raise DataPredicate(f"a condition computed from data ({data.origin}) steers control flow or "
                                     "predicates an access")
-            raise EngineError(f"a predicate the engine could not follow ({getattr(value, 'why', value)})")
+            poison = poison_in(value)
+            raise EngineError("a predicate the engine could not follow"
+                              + (f" ({poison.why})" if poison is not None else ""))
         return F.f_not(value) if pred.negated else value
 
     def reg(self, path: Path, r: isa.Reg, offset: int = 0):

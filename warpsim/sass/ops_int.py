@@ -21,6 +21,7 @@ from warpsim.sass.values import (
     Opaque,
     Poison,
     PredPack,
+    block_cuts,
     bounds,
     carry_cuts,
     const,
@@ -531,9 +532,10 @@ def op_unary_bits(m, ins, path, guard, known):
     if not isinstance(a, Sym):
         m.write(path, dst, a, guard)
         return
-    if ins.opcode == "POPC":
+    op = ins.opcode.removeprefix("U")  # UPOPC, UFLO, UBREV: the same on a uniform register
+    if op == "POPC":
         out = alu.popc(a)
-    elif ins.opcode == "FLO":
+    elif op == "FLO":
         out = alu.flo(a, "U32" not in ins.mods, "SH" in ins.mods)
     else:
         out = alu.brev(a)
@@ -637,11 +639,15 @@ def op_vote(m, ins, path, guard, known):
         dst, p_out, p_in = ops[0], ops[1], ops[2]
     else:
         dst, p_out, p_in = None, ops[0], ops[1]
-    cond = m.read_pred(path, p_in, known)
-    active = path.cond
+    cond = m.decide(m.read_pred(path, p_in, known))  # a condition of data raises DataPredicate: data out
+    active = m.decide(path.cond)
+    for f in (cond, active):
+        cut = None if isinstance(f, F.Const) else block_cuts(f, m.env, m.block_dims)
+        if cut is not None:  # one side of an edge block index per piece: each piece's vote is one mask
+            m.split_at(cut, "a warp vote over threads that depend on the block's side of an edge")
     if not (isinstance(cond, F.Const) and isinstance(active, F.Const)):
         if dst is not None:
-            m.write(path, dst, Opaque("VOTE"), guard)
+            m.write(path, dst, Opaque("VOTE over threads that depend on a loop or the block"), guard)
         m.write(path, p_out, Poison("VOTE of a block/loop-dependent condition"), guard)
         return
     n = len(m.linear)

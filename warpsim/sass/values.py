@@ -72,6 +72,24 @@ class PredPack:
 OPAQUE = Opaque()
 
 
+def data_in(value) -> Opaque | None:
+    """The first data (Opaque) a value holds, itself or on either side of its Selects."""
+    if isinstance(value, Opaque):
+        return value
+    if isinstance(value, Select):
+        return data_in(value.then) or data_in(value.other)
+    return None
+
+
+def poison_in(value) -> Poison | None:
+    """The first value the analysis could not follow, itself or within its Selects."""
+    if isinstance(value, Poison):
+        return value
+    if isinstance(value, Select):
+        return poison_in(value.then) or poison_in(value.other)
+    return None
+
+
 @dataclass
 class Env:
     """The launch dimensions in scope and their extents, and the block's thread count."""

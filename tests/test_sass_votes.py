@@ -1,0 +1,69 @@
+"""Warp votes and the uniform-register bit operations around them. nvcc turns an integer
+atomicAdd to one address into a warp-aggregated one: VOTEU.ANY takes the warp's active lanes,
+UFLO.U32 elects the highest of them, UPOPC counts them, and only the elected lane issues the
+REDG. A ballot of a condition computed from data is data: counted where it feeds only values.
+Kernels written here, compiled with the pinned nvcc."""
+
+from __future__ import annotations
+
+import pytest
+
+from test_sass_frontend import needs_nvcc
+from warpsim.errors import UsageError
+from warpsim.sass import analyze as A
+
+KERNELS = '''extern "C" __global__ void ballot_count(int n, const float *x, int *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned b = __ballot_sync(0xffffffff, i < n && x[i] > 0.0f);   // line 3: a ballot of data
+  if ((threadIdx.x & 31) == 0) atomicAdd(out, __popc(b));
+}
+extern "C" __global__ void count_upper(int n, int *count) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && (threadIdx.x & 31) >= 5) atomicAdd(count, 1);   // lanes 5..31: one of them elected
+}
+extern "C" __global__ void vote_steers(int n, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (__any_sync(0xffffffff, i < n && x[i] > 0.0f)) y[i] = 1.0f;   // line 12: a store data decides
+}
+'''
+
+
+def launch(tmp_path, name: str, n: int):
+    path = tmp_path / "votes.cu"
+    path.write_text(KERNELS)
+    return A.analyze_launch(A.prepare(path, name, "cdiv(n,256)", "256", {"n": n}))
+
+
+def row(analysis, array: str):
+    (r,) = [r for r in analysis.rows if r.array == array]
+    return r
+
+
+@needs_nvcc
+def test_a_ballot_of_data_feeds_one_atomic_per_warp(tmp_path):
+    a = launch(tmp_path, "ballot_count", 1000)
+    # cdiv(1000, 256) = 4 blocks of 8 warps; every warp votes (the ballot is outside any `if`) and
+    # its lane 0 adds the count: 32 REDG, one lane, one sector each.
+    out = row(a, "out")
+    assert (out.instructions, out.requests, out.sectors, out.active_lanes) == (32, 32, 32, 32)
+    # x is read by the 1000 threads with i < n: 31 full warps of 4 sectors and one of 8 lanes (1).
+    x = row(a, "x")
+    assert (x.requests, x.sectors, x.active_lanes) == (32, 125, 1000)
+
+
+@needs_nvcc
+@pytest.mark.parametrize("n,warps", [(1000, 32), (1029, 32), (1030, 33)])
+def test_the_warp_aggregated_atomic_is_issued_by_the_elected_lane(tmp_path, n, warps):
+    # Warp w holds i = 32w .. 32w + 31 and adds iff one of its lanes 5..31 has i < n, i.e. n > 32w + 5:
+    # n = 1000: warps 0..31 (warp 31's lanes 5..7 live); n = 1029: warp 32 has lanes 0..4 only, so
+    # still 32; n = 1030 gives warp 32 its lane 5: 33. One REDG, one lane, one sector per such warp
+    # (Until this test UFLO and UPOPC ran as bit reversals: no lane was elected, no REDG counted.)
+    count = row(launch(tmp_path, "count_upper", n), "count")
+    assert (count.requests, count.sectors, count.active_lanes) == (warps, warps, warps)
+
+
+@needs_nvcc
+def test_a_vote_of_data_that_steers_a_store_is_refused(tmp_path):
+    with pytest.raises(UsageError, match=r"vote_steers: a condition computed from data steers control flow "
+                                         r"or predicates an access, at pc 0x[0-9a-f]+ \(@!P0 EXIT\), line 12"):
+        launch(tmp_path, "vote_steers", 1000)
