@@ -328,6 +328,20 @@ def histogram(a: Arrays, s: Scalars) -> Arrays:
     return {"counts": (a["counts"][:1024].astype(np.int64) + np.bincount(keys, minlength=1024)).astype(np.int32)}
 
 
+def count_from(a: Arrays, s: Scalars) -> Arrays:
+    i = np.arange(s["n"])
+    return {"count": a["count"][:1].astype(np.int64) + np.count_nonzero(i % 32 >= s["lane0"])}
+
+
+def ballot_count(a: Arrays, s: Scalars) -> Arrays:
+    return {"out": a["out"][:1].astype(np.int64) + np.count_nonzero(a["x"][: s["n"]] > 0)}
+
+
+def shared_hist(a: Arrays, s: Scalars) -> Arrays:
+    keys = (a["keys"][: s["n"]].astype(np.int64) << s["shift"]) & 255
+    return {"bins": a["bins"][:256].astype(np.int64) + np.bincount(keys, minlength=256)}
+
+
 def scale_gs(a: Arrays, s: Scalars) -> Arrays:
     M, N = s["M"], s["N"]
     return {"y": (_matrix(a["x"], M, N) * a["s"][:N].astype(np.float64)).reshape(-1).astype(np.float32)}
@@ -396,6 +410,9 @@ REFERENCES: dict[str, Reference] = {
     "sparse.cu:gather": gather,
     "sparse.cu:spmv_csr": spmv_csr,
     "sparse.cu:histogram": histogram,
+    "votes.cu:count_from": count_from,
+    "votes.cu:ballot_count": ballot_count,
+    "votes.cu:shared_hist": shared_hist,
     "gridstride.cu:scale_gs": scale_gs,
     "gridstride.cu:gather_gs": gather_gs,
     "gridstride.cu:roll2d_gs": roll2d_gs,

@@ -83,6 +83,17 @@ def _per_thread(entry: str, a: dict, s: dict) -> dict:
         for i in range(s["n"]):
             counts[a["keys"][i] & 1023] += 1
         return {"counts": counts}
+    if entry in ("count_from", "ballot_count", "shared_hist"):  # the atomics one thread at a time
+        out = {"count_from": ("count", 1), "ballot_count": ("out", 1), "shared_hist": ("bins", 256)}[entry]
+        total = a[out[0]][: out[1]].astype(np.int64).copy()
+        for i in range(s["n"]):
+            if entry == "count_from" and i % 32 >= s["lane0"]:
+                total[0] += 1
+            elif entry == "ballot_count" and a["x"][i] > 0:
+                total[0] += 1
+            elif entry == "shared_hist":
+                total[(int(a["keys"][i]) << s["shift"]) & 255] += 1
+        return {out[0]: total}
     M, N = s.get("M"), s.get("N")
     if entry == "scale_gs":
         return {"y": [float(a["x"][i]) * float(a["s"][i % N]) for i in range(M * N)]}
@@ -116,12 +127,17 @@ CASES = {
                                           "x": _f(4)}),
     "histogram": ({"n": 9}, lambda s: {"keys": RNG.integers(0, 5000, 9).astype(np.int32),
                                         "counts": RNG.integers(0, 100, 1024).astype(np.int32)}),
+    "count_from": ({"n": 70, "lane0": 5}, lambda s: {"count": np.array([3], dtype=np.int32)}),
+    "ballot_count": ({"n": 9}, lambda s: {"x": _f(9) - 0.5, "out": np.array([2], dtype=np.int32)}),
+    "shared_hist": ({"n": 40, "shift": 5}, lambda s: {"keys": RNG.integers(0, 256, 40).astype(np.uint8),
+                                                     "bins": RNG.integers(0, 9, 256).astype(np.uint32)}),
 }
 FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "flat.cu"),
         **dict.fromkeys(("scale_gs", "gather_gs", "roll2d_gs"), "gridstride.cu"),
         **dict.fromkeys(("scatter_local",), "local.cu"),
         **dict.fromkeys(("double_stack", "byte_shuffle", "spill"), "spill.cu"),
-        **dict.fromkeys(("gather", "spmv_csr", "histogram"), "sparse.cu")}
+        **dict.fromkeys(("gather", "spmv_csr", "histogram"), "sparse.cu"),
+        **dict.fromkeys(("count_from", "ballot_count", "shared_hist"), "votes.cu")}
 
 
 @pytest.mark.parametrize("entry", sorted(CASES))

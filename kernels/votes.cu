@@ -1,0 +1,31 @@
+// Warp votes and atomics (blind batch 15): what nvcc makes of an integer atomicAdd to one address
+// (a warp-aggregated atomic: VOTEU.ANY, UFLO, UPOPC, one REDG from the elected lane), a ballot of
+// a condition computed from data, and a histogram in shared memory (ATOMS) whose bins the keys
+// the launch gives decide.
+//   count_from:  lanes lane0..31 of each warp with i < n add 1 to *count (one REDG a warp).
+//   ballot_count: each warp's lane 0 adds the number of its lanes with i < n and x[i] > 0.
+//   shared_hist: h[(keys[i] << shift) & 255] += 1 in shared memory, then each thread adds its bin
+//                to bins[]: shift 0 spreads a warp's keys over the banks, 5 puts them on 8 words
+//                of bank 0, 8 on one word.
+// Launch: block 256, grid cdiv(n, 256).
+
+extern "C" __global__ void count_from(int n, int lane0, int *count) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && (int)(threadIdx.x & 31) >= lane0) atomicAdd(count, 1);
+}
+
+extern "C" __global__ void ballot_count(int n, const float *x, int *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned b = __ballot_sync(0xffffffffu, i < n && x[i] > 0.0f);
+  if ((threadIdx.x & 31) == 0) atomicAdd(out, __popc(b));
+}
+
+extern "C" __global__ void shared_hist(int n, int shift, const unsigned char *keys, unsigned int *bins) {
+  __shared__ unsigned int h[256];
+  h[threadIdx.x] = 0;
+  __syncthreads();
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&h[(keys[i] << shift) & 255], 1u);
+  __syncthreads();
+  atomicAdd(&bins[threadIdx.x], h[threadIdx.x]);
+}
