@@ -115,6 +115,22 @@ def test_entries_by_the_name_in_the_source_or_mangled():
 
 
 @needs_nvcc
+def test_a_template_over_unsigned_is_named_as_written(tmp_path):
+    # the demangler writes `reduce<256u>`; the source and the command line say `reduce<256>`
+    src = tmp_path / "t.cu"
+    src.write_text("template <unsigned B> __global__ void reduce(float *y) { y[threadIdx.x % B] = 0; }\n"
+                   "template __global__ void reduce<256>(float *);\n"
+                   "template <long S> __global__ void shift(float *y) { y[threadIdx.x + S] = 0; }\n"
+                   "template __global__ void shift<8>(float *);\n")
+    cubin = read_cubin(toolchain.build_cubin(src))
+    assert cubin.entry("reduce<256>").source_name == "reduce<256u>"
+    assert cubin.entry("shift<8>").source_name == "shift<8l>"
+    assert cubin.entry("reduce<256u>") is cubin.entry("reduce<256>")
+    with pytest.raises(UsageError, match=r"no kernel 'reduce<25>'"):
+        cubin.entry("reduce<25>")
+
+
+@needs_nvcc
 def test_loops_are_the_back_edges_of_reachable_code():
     p = load(toolchain.build_cubin(KERNELS / "naive.cu"), "sgemm_naive")
     # nvcc unrolls naive's K loop 16, 8 (straight), 4 and 1 times: three loops with a back edge each

@@ -1,8 +1,8 @@
-"""Warp votes and the uniform-register bit operations around them. nvcc turns an integer
-atomicAdd to one address into a warp-aggregated one: VOTEU.ANY takes the warp's active lanes,
-UFLO.U32 elects the highest of them, UPOPC counts them, and only the elected lane issues the
-REDG. A ballot of a condition computed from data is data: counted where it feeds only values.
-Kernels written here, compiled with the pinned nvcc."""
+"""Warp votes, matches and reductions, and the uniform-register bit operations around them. nvcc
+turns an integer atomicAdd to one address into a warp-aggregated one: VOTEU.ANY takes the warp's
+active lanes, UFLO.U32 elects the highest of them, UPOPC counts them, and only the elected lane
+issues the REDG; atomicMax is aggregated by REDUX. A ballot of a condition computed from data is
+data: counted where it feeds only values. Kernels written here, compiled with the pinned nvcc."""
 
 from __future__ import annotations
 
@@ -24,6 +24,22 @@ extern "C" __global__ void count_upper(int n, int *count) {
 extern "C" __global__ void vote_steers(int n, const float *x, float *y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (__any_sync(0xffffffff, i < n && x[i] > 0.0f)) y[i] = 1.0f;   // line 12: a store data decides
+}
+extern "C" __global__ void max_abs(int n, const float *x, int *m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicMax(m, __float_as_int(fabsf(x[i])));   // REDUX.MAX of data, one REDG a warp
+}
+extern "C" __global__ void match_stride(int n, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned m = __match_any_sync(0xffffffffu, i >> 2);               // 4 lanes agree: popc 4
+  int p;
+  unsigned a = __match_all_sync(0xffffffffu, i >> 5, &p);           // the warp agrees: p = 1, a != 0
+  int mx = __reduce_max_sync(0xffffffffu, (int)(threadIdx.x & 31));  // 31
+  if (i < n) y[i * __popc(m) + mx * p + (a != 0 ? 0 : 1 << 30)] = 1.0f;   // y[4 i + 31]
+}
+extern "C" __global__ void with_printf(int n, const float *x) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i == 0) printf("%f\\n", x[0]);   // line 28
 }
 '''
 
@@ -67,3 +83,26 @@ def test_a_vote_of_data_that_steers_a_store_is_refused(tmp_path):
     with pytest.raises(UsageError, match=r"vote_steers: a condition computed from data steers control flow "
                                          r"or predicates an access, at pc 0x[0-9a-f]+ \(@!P0 EXIT\), line 12"):
         launch(tmp_path, "vote_steers", 1000)
+
+
+@needs_nvcc
+def test_an_aggregated_atomic_max_of_data_is_one_request_a_warp(tmp_path):
+    # 1000 threads: 31 full warps and one of 8 lanes, each warp's REDUX.MAX reduced into one REDG.
+    m = row(launch(tmp_path, "max_abs", 1000), "m")
+    assert (m.requests, m.sectors, m.active_lanes) == (32, 32, 32)
+
+
+@needs_nvcc
+def test_matches_and_reductions_of_indices_are_computed_exactly(tmp_path):
+    # y[4 i + 31]: lane l of warp w stores at byte 512 w + 124 + 16 l, from sector 16 w + 3 to 16 w + 19:
+    # 17 sectors for each of the 31 full warps; the last warp's 8 lanes span bytes 124-236, sectors 3-7:
+    # 5. Had MATCH.ALL disagreed the store would be 2^32 bytes off; without the popc of 4, 16 B apart.
+    y = row(launch(tmp_path, "match_stride", 1000), "y")
+    assert (y.requests, y.sectors, y.active_lanes) == (32, 31 * 17 + 5, 1000)
+
+
+@needs_nvcc
+def test_printf_is_refused_in_one_line(tmp_path):
+    with pytest.raises(UsageError, match=r"with_printf: a call to a function outside the kernel \(printf's vprintf, "
+                                         r"malloc, \.\.\.\).*at pc 0x[0-9a-f]+ \(LEPC .*\), line 28"):
+        launch(tmp_path, "with_printf", 1000)

@@ -95,7 +95,9 @@ class Cubin:
 
 
 def _normalise(name: str) -> str:
-    return re.sub(r"\s+", "", name)
+    """Spaces dropped, and integer literals' suffixes: the demangler writes `reduce<256u>` for the
+    `reduce<256>` of a template over unsigned, `k<8l>` for one over long."""
+    return re.sub(r"(?<![\w.])(\d+)(?:[uU](?:ll|LL|l|L)?|(?:ll|LL|l|L)[uU]?)(?!\w)", r"\1", re.sub(r"\s+", "", name))
 
 
 def _strip_signature(demangled: str) -> str:

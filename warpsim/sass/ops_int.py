@@ -632,6 +632,84 @@ def op_shfl(m, ins, path, guard, known):
     m.write(path, p_out, F.Const(np.asarray(ok, dtype=bool)), guard)
 
 
+def _lanes(m, f: F.Formula) -> F.Formula:
+    """A condition over a warp's lanes, decided; one that a block index at an edge decides cuts the
+    block range there (each piece then has one mask per warp)."""
+    f = m.decide(f)
+    cut = None if isinstance(f, F.Const) else block_cuts(f, m.env, m.block_dims)
+    if cut is not None:
+        m.split_at(cut, "a warp-wide operation over threads that depend on the block's side of an edge")
+    return f
+
+
+def _per_warp(m, path, guard, a, compare_only: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
+    """A value's bits and the executing lanes as (warps, 32) arrays, or None where the lanes, or a
+    value that is not the thread's alone, depend on a block or loop index. `compare_only`: the
+    lanes' values are only compared with each other, so a part common to the warp (the block and
+    loop indices' terms) may be left out."""
+    active = _lanes(m, F.f_and(path.cond, guard))
+    if not (isinstance(a, Sym) and (compare_only or not a.coef) and isinstance(active, F.Const)):
+        return None
+    n = len(m.linear)
+    bits = np.broadcast_to(np.asarray(a.thread, dtype=np.int64) & MASK32, (n,)).reshape(-1, 32)
+    return bits, np.broadcast_to(np.asarray(active.mask, dtype=bool), (n,)).reshape(-1, 32)
+
+
+def op_redux(m, ins, path, guard, known):
+    """REDUX.{SUM,MIN,MAX,AND,OR,XOR}[.S32] URd, Ra: a register reduced over the warp's executing
+    lanes into a uniform register (nvcc's aggregation of atomicMax/Min/And/Or/Xor to one address)."""
+    dst, src = ins.operands[0], ins.operands[1]
+    a = m.read_int(path, src, known)
+    if not isinstance(a, Sym):
+        m.write(path, dst, data_of(a), guard)
+        return
+    warps = _per_warp(m, path, guard, a)
+    if warps is None:
+        m.write(path, dst, Poison("REDUX of a block/loop-dependent value"), guard)
+        return
+    bits, on = warps
+    op = next((x for x in ins.mods if x in ("SUM", "MIN", "MAX", "AND", "OR", "XOR")), "AND")
+    v = np.where(bits >= 1 << 31, bits - (1 << 32), bits) if "S32" in ins.mods else bits
+    if op in ("MIN", "MAX"):
+        pick = np.min if op == "MIN" else np.max
+        fill = v.max() if op == "MIN" else v.min()
+        out = pick(np.where(on, v, fill), axis=1)
+    elif op == "SUM":
+        out = np.where(on, v, 0).sum(axis=1)
+    else:
+        ufunc = {"AND": np.bitwise_and, "OR": np.bitwise_or, "XOR": np.bitwise_xor}[op]
+        out = ufunc.reduce(np.where(on, v, MASK32 if op == "AND" else 0), axis=1)
+    m.write(path, dst, alu.from_bits(np.repeat(out, 32) & MASK32), guard)
+
+
+def op_match(m, ins, path, guard, known):
+    """MATCH.ANY Rd, Ra: each lane's mask of the executing lanes holding the same value (ALL: the
+    executing lanes' mask where all agree, else 0, and a predicate)."""
+    ops = list(ins.operands)
+    p_out = ops.pop(0) if isinstance(ops[0], isa.Pred) else None
+    dst, src = ops[0], ops[1]
+    a = m.read_int(path, src, known)
+    warps = _per_warp(m, path, guard, a, compare_only=True) if isinstance(a, Sym) and "U64" not in ins.mods else None
+    if warps is None:
+        m.write(path, dst, data_of(a) if not isinstance(a, Sym) else Poison("MATCH over lanes that depend on a "
+                                                                               "block or loop index, or of 64 bits"),
+                guard)
+        if p_out is not None:
+            m.write(path, p_out, Poison("MATCH"), guard)
+        return
+    bits, on = warps
+    lanes = np.int64(1) << np.arange(32, dtype=np.int64)
+    same = (bits[:, :, None] == bits[:, None, :]) & on[:, None, :]
+    masks = (same * lanes).sum(axis=2)  # (warps, lanes): the lanes agreeing with each lane
+    if "ALL" in ins.mods:
+        full = (on * lanes).sum(axis=1, keepdims=True)
+        agree = (masks == full)
+        masks = np.where(agree, full, 0)
+        if p_out is not None:
+            m.write(path, p_out, F.Const(np.asarray(agree, dtype=bool).reshape(-1)), guard)
+    m.write(path, dst, alu.from_bits(masks.reshape(-1)), guard)
+
+
 def op_vote(m, ins, path, guard, known):
     ops = list(ins.operands)
     mode = ins.mods[0]
@@ -639,12 +717,8 @@ def op_vote(m, ins, path, guard, known):
         dst, p_out, p_in = ops[0], ops[1], ops[2]
     else:
         dst, p_out, p_in = None, ops[0], ops[1]
-    cond = m.decide(m.read_pred(path, p_in, known))  # a condition of data raises DataPredicate: data out
-    active = m.decide(path.cond)
-    for f in (cond, active):
-        cut = None if isinstance(f, F.Const) else block_cuts(f, m.env, m.block_dims)
-        if cut is not None:  # one side of an edge block index per piece: each piece's vote is one mask
-            m.split_at(cut, "a warp vote over threads that depend on the block's side of an edge")
+    cond = _lanes(m, m.read_pred(path, p_in, known))  # a condition of data raises DataPredicate: data out
+    active = _lanes(m, path.cond)
     if not (isinstance(cond, F.Const) and isinstance(active, F.Const)):
         if dst is not None:
             m.write(path, dst, Opaque("VOTE over threads that depend on a loop or the block"), guard)

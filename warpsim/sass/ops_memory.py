@@ -184,6 +184,12 @@ def op_refuse(m, ins, path, guard, known):
     raise EngineError(f"{ins.opcode} (an indirect branch) is not supported")
 
 
+def op_external(m, ins, path, guard, known):
+    """LEPC: the return address of a call outside the kernel's code (printf's vprintf, malloc)."""
+    raise EngineError("a call to a function outside the kernel (printf's vprintf, malloc, ...), whose memory "
+                      "traffic the cubin does not hold: analyze the kernel without it")
+
+
 def op_nop(m, ins, path, guard, known):
     """Barriers, fences, convergence markers and hints: no address, no state the engine keeps."""
     return None
