@@ -7,6 +7,9 @@
 //   shared_hist: h[(keys[i] << shift) & 255] += 1 in shared memory, then each thread adds its bin
 //                to bins[]: shift 0 spreads a warp's keys over the banks, 5 puts them on 8 words
 //                of bank 0, 8 on one word.
+//   max_abs:     atomicMax(m, bits of |x[i]|) for i < n: nvcc reduces each warp by REDUX.MAX, one REDG.
+//   match_stride: y[i * popc(match_any(i >> s)) + max over the warp's lanes of lane & 31] = 1: a
+//                stride the lanes' matches decide (2^s lanes agree), an offset of 31.
 // Launch: block 256, grid cdiv(n, 256).
 
 extern "C" __global__ void count_from(int n, int lane0, int *count) {
@@ -28,4 +31,16 @@ extern "C" __global__ void shared_hist(int n, int shift, const unsigned char *ke
   if (i < n) atomicAdd(&h[(keys[i] << shift) & 255], 1u);
   __syncthreads();
   atomicAdd(&bins[threadIdx.x], h[threadIdx.x]);
+}
+
+extern "C" __global__ void max_abs(int n, const float *x, int *m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicMax(m, __float_as_int(fabsf(x[i])));
+}
+
+extern "C" __global__ void match_stride(int n, int s, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned same = __match_any_sync(0xffffffffu, i >> s);
+  int top = __reduce_max_sync(0xffffffffu, (int)(threadIdx.x & 31));
+  if (i < n) y[i * __popc(same) + top] = 1.0f;
 }

@@ -342,6 +342,18 @@ def shared_hist(a: Arrays, s: Scalars) -> Arrays:
     return {"bins": a["bins"][:256].astype(np.int64) + np.bincount(keys, minlength=256)}
 
 
+def max_abs(a: Arrays, s: Scalars) -> Arrays:
+    bits = np.abs(a["x"][: s["n"]].astype(np.float32)).view(np.int32)
+    return {"m": np.maximum(a["m"][:1], bits.max(initial=np.iinfo(np.int32).min))}
+
+
+def match_stride(a: Arrays, s: Scalars) -> Arrays:
+    i = np.arange(s["n"])
+    y = a["y"].copy()
+    y[i * (1 << s["s"]) + 31] = 1.0  # 2^s lanes of a warp share i >> s (s <= 5)
+    return {"y": y}
+
+
 def scale_gs(a: Arrays, s: Scalars) -> Arrays:
     M, N = s["M"], s["N"]
     return {"y": (_matrix(a["x"], M, N) * a["s"][:N].astype(np.float64)).reshape(-1).astype(np.float32)}
@@ -413,6 +425,8 @@ REFERENCES: dict[str, Reference] = {
     "votes.cu:count_from": count_from,
     "votes.cu:ballot_count": ballot_count,
     "votes.cu:shared_hist": shared_hist,
+    "votes.cu:max_abs": max_abs,
+    "votes.cu:match_stride": match_stride,
     "gridstride.cu:scale_gs": scale_gs,
     "gridstride.cu:gather_gs": gather_gs,
     "gridstride.cu:roll2d_gs": roll2d_gs,

@@ -94,6 +94,14 @@ def _per_thread(entry: str, a: dict, s: dict) -> dict:
             elif entry == "shared_hist":
                 total[(int(a["keys"][i]) << s["shift"]) & 255] += 1
         return {out[0]: total}
+    if entry == "max_abs":
+        return {"m": [max([int(a["m"][0])] + [int(np.abs(a["x"][i:i + 1]).view(np.int32)[0]) for i in range(s["n"])])]}
+    if entry == "match_stride":  # lane l's match: the lanes of its warp with the same i >> s
+        y = a["y"].copy()
+        for i in range(s["n"]):
+            warp = range(i - i % 32, i - i % 32 + 32)
+            y[i * sum(1 for j in warp if j >> s["s"] == i >> s["s"]) + max(j % 32 for j in warp)] = 1.0
+        return {"y": y}
     M, N = s.get("M"), s.get("N")
     if entry == "scale_gs":
         return {"y": [float(a["x"][i]) * float(a["s"][i % N]) for i in range(M * N)]}
@@ -131,13 +139,15 @@ CASES = {
     "ballot_count": ({"n": 9}, lambda s: {"x": _f(9) - 0.5, "out": np.array([2], dtype=np.int32)}),
     "shared_hist": ({"n": 40, "shift": 5}, lambda s: {"keys": RNG.integers(0, 256, 40).astype(np.uint8),
                                                      "bins": RNG.integers(0, 9, 256).astype(np.uint32)}),
+    "max_abs": ({"n": 9}, lambda s: {"x": _f(9), "m": np.array([5], dtype=np.int32)}),
+    "match_stride": ({"n": 70, "s": 3}, lambda s: {"y": _f(32 * 70 + 31)}),
 }
 FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "flat.cu"),
         **dict.fromkeys(("scale_gs", "gather_gs", "roll2d_gs"), "gridstride.cu"),
         **dict.fromkeys(("scatter_local",), "local.cu"),
         **dict.fromkeys(("double_stack", "byte_shuffle", "spill"), "spill.cu"),
         **dict.fromkeys(("gather", "spmv_csr", "histogram"), "sparse.cu"),
-        **dict.fromkeys(("count_from", "ballot_count", "shared_hist"), "votes.cu")}
+        **dict.fromkeys(("count_from", "ballot_count", "shared_hist", "max_abs", "match_stride"), "votes.cu")}
 
 
 @pytest.mark.parametrize("entry", sorted(CASES))
