@@ -2,7 +2,8 @@
 turns an integer atomicAdd to one address into a warp-aggregated one: VOTEU.ANY takes the warp's
 active lanes, UFLO.U32 elects the highest of them, UPOPC counts them, and only the elected lane
 issues the REDG; atomicMax is aggregated by REDUX. A ballot of a condition computed from data is
-data: counted where it feeds only values. Kernels written here, compiled with the pinned nvcc."""
+data: counted where it feeds only values. The block-wide votes (__syncthreads_count/or/and: BAR.RED
+and B2R.RESULT) likewise, and atomicCAS. Kernels written here, compiled with the pinned nvcc."""
 
 from __future__ import annotations
 
@@ -40,6 +41,27 @@ extern "C" __global__ void match_stride(int n, float *y) {
 extern "C" __global__ void with_printf(int n, const float *x) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i == 0) printf("%f\\n", x[0]);   // line 28
+}
+extern "C" __global__ void count_steers(int n, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int c = __syncthreads_count(i < n);             // 256 in a full block, n mod 256 in the last
+  int o = __syncthreads_or(i >= n);               // 1 in the last block only
+  int a = __syncthreads_and(threadIdx.x < 300);   // 1: every thread of the block
+  if (i < n) y[i * (c / 128) + o * 7 + (a ? 0 : 1 << 28)] = 1.0f;
+}
+extern "C" __global__ void claim(int n, int *flags, int *won) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) won[i] = atomicCAS(&flags[i], 0, 1);   // ATOMG.E.CAS: its address printed `[R2]`
+}
+extern "C" __global__ void cas_fmax(int n, const float *x, float *m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int *p = (int *)m, old = *p, assumed;
+    do {   // retried until no other thread came between: as often as data says
+      assumed = old;
+      old = atomicCAS(p, assumed, __float_as_int(fmaxf(__int_as_float(assumed), x[i])));
+    } while (assumed != old);
+  }
 }
 '''
 
@@ -106,3 +128,26 @@ def test_printf_is_refused_in_one_line(tmp_path):
     with pytest.raises(UsageError, match=r"with_printf: a call to a function outside the kernel \(printf's vprintf, "
                                          r"malloc, \.\.\.\).*at pc 0x[0-9a-f]+ \(LEPC .*\), line 28"):
         launch(tmp_path, "with_printf", 1000)
+
+
+@needs_nvcc
+def test_block_votes_are_counted_per_block(tmp_path):
+    # n = 1000: blocks 0-2 are full (count 256, so y[2 i], or 0): 8 B a lane, 8 sectors a warp, 24 warps;
+    # block 3 holds 232 threads (count 232, so y[i + 7], or 1): its 7 full warps start at a multiple of
+    # 32 elements, bytes 28-152 of a 128-byte line, 5 sectors; its last 8 lanes bytes 28-56, 2 sectors.
+    y = row(launch(tmp_path, "count_steers", 1000), "y")
+    assert (y.requests, y.sectors) == (24 + 8, 24 * 8 + 7 * 5 + 2)
+
+
+@needs_nvcc
+def test_a_compare_and_swap_reads_its_64_bit_address(tmp_path):
+    # flags[i] for the 1000 threads: 31 full warps of 4 sectors and one of 8 lanes (1 sector)
+    flags = row(launch(tmp_path, "claim", 1000), "flags")
+    assert (flags.op, flags.requests, flags.sectors, flags.active_lanes) == ("atomic", 32, 125, 1000)
+
+
+@needs_nvcc
+def test_a_compare_and_swap_loop_is_refused(tmp_path):
+    with pytest.raises(UsageError, match=r"cas_fmax: a condition computed from data .*\(a trip count computed from "
+                                         r"data\), and the loop runs ATOMG\.E\.CAS"):
+        launch(tmp_path, "cas_fmax", 1000)

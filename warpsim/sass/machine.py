@@ -66,6 +66,7 @@ from warpsim.sass.state import (
 from warpsim.sass.values import (
     MASK32,
     EngineError,
+    DataPredicate,
     Env,
     NotAffine,
     Opaque,
@@ -87,10 +88,6 @@ from warpsim.sass.values import (
     unsigned,
 )
 from warpsim.symbolic import Sym
-
-
-class DataPredicate(EngineError):
-    """A predicate computed from data (a float comparison, a loaded value)."""
 
 
 SHARED_WINDOW_HI = 0x00020000  # SR_SWINHI: generic addresses with this high word are shared memory

@@ -13,6 +13,8 @@ from warpsim.sass.ops_data import (
     op_opaque,
 )
 from warpsim.sass.ops_int import (
+    op_b2r,
+    op_bar,
     op_bmsk,
     op_cs2r,
     op_i2i,
@@ -82,7 +84,7 @@ DISPATCH = {
     "STG": op_store, "ST": op_store, "STS": op_store, "STL": op_store, "LDGSTS": op_ldgsts,
     "REDG": op_atomic, "RED": op_atomic, "ATOMG": op_atomic, "ATOM": op_atomic, "ATOMS": op_atomic,
     "BRA": op_bra, "EXIT": op_exit,
-    "NOP": op_nop, "BAR": op_nop, "BSSY": op_nop, "BSYNC": op_nop, "BREAK": op_nop, "WARPSYNC": op_nop,
+    "NOP": op_nop, "BAR": op_bar, "B2R": op_b2r, "BSSY": op_nop, "BSYNC": op_nop, "BREAK": op_nop, "WARPSYNC": op_nop,
     "DEPBAR": op_nop, "LDGDEPBAR": op_nop, "MEMBAR": op_nop, "FENCE": op_nop, "CCTL": op_nop, "ERRBAR": op_nop,
     "YIELD": op_nop, "NANOSLEEP": op_nop, "ARRIVES": op_nop, "PMTRIG": op_nop,
     "CALL": op_call, "RET": op_ret, "BRX": op_refuse, "JMX": op_refuse, "JMP": op_refuse, "LEPC": op_external,

@@ -16,6 +16,7 @@ from warpsim.sass.values import (
     MASK32,
     OPAQUE,
     TWO32,
+    DataPredicate,
     EngineError,
     NotAffine,
     Opaque,
@@ -708,6 +709,47 @@ def op_match(m, ins, path, guard, known):
         if p_out is not None:
             m.write(path, p_out, F.Const(np.asarray(agree, dtype=bool).reshape(-1)), guard)
     m.write(path, dst, alu.from_bits(masks.reshape(-1)), guard)
+
+
+BAR_RESULT = isa.Reg("R", 256)  # where a barrier's reduction waits for B2R.RESULT (no real register)
+
+
+def op_bar(m, ins, path, guard, known):
+    """BAR.SYNC and the other barriers: no effect on the counts. BAR.RED.{POPC,AND,OR} (the
+    __syncthreads_count/and/or of a predicate) also reduces the predicate over the block's threads
+    for B2R.RESULT: a number where the predicate is the threads' and the block's, data where it is data."""
+    if "RED" not in ins.mods:
+        return None
+    preds = [o for o in ins.operands if isinstance(o, isa.Pred)]
+    try:
+        cond = _lanes(m, m.read_pred(path, preds[-1], known)) if preds else F.TRUE
+    except DataPredicate:
+        m.write(path, BAR_RESULT, Opaque(f"{ins.name} of data"), F.TRUE)
+        return None
+    active = _lanes(m, path.cond)
+    if not (isinstance(cond, F.Const) and isinstance(active, F.Const)):
+        m.write(path, BAR_RESULT, Poison(f"{ins.name} of a loop-dependent condition"), F.TRUE)
+        return None
+    n = len(m.linear)
+    on = np.broadcast_to(np.asarray(active.mask, dtype=bool), (n,))
+    yes = np.broadcast_to(np.asarray(cond.mask, dtype=bool), (n,)) & on
+    value = int(yes.sum()) if "POPC" in ins.mods else int(yes.any()) if "OR" in ins.mods else int(yes.sum() == on.sum())
+    m.write(path, BAR_RESULT, const(value), F.TRUE)
+    return None
+
+
+def op_b2r(m, ins, path, guard, known):
+    """B2R.RESULT Rd[, Pd]: the last barrier reduction's result (Pd: whether it is not zero)."""
+    if "RESULT" not in ins.mods:
+        raise EngineError(f"{ins.name} (a barrier's state) is not supported")
+    value = m.reg(path, BAR_RESULT)
+    if not isinstance(value, (Sym, Opaque, Poison)):
+        value = Poison("B2R.RESULT without a barrier reduction before it")
+    dst = ins.operands[0]
+    m.write(path, dst, value, guard)
+    for p in ins.operands[1:]:
+        if isinstance(p, isa.Pred):
+            m.write(path, p, F.Const(np.asarray(alu.u32(value) != 0)) if isinstance(value, Sym) else value, guard)
 
 
 def op_vote(m, ins, path, guard, known):

@@ -5,6 +5,8 @@ the address its register holds (one pc for every thread); indirect branches are 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from warpsim import formula as F
@@ -130,6 +132,9 @@ def op_atomic(m, ins, path, guard, known):
     mem = ops[mem_index]
     space = "shared" if ins.opcode == "ATOMS" else "generic" if ins.opcode in ("ATOM", "RED") else "global"
     width = _width(ins)
+    if space == "global" and "E" in ins.mods and [r.sel for r in mem.regs if r.file == "R"] == [""]:
+        # nvdisasm prints ATOMG.E.CAS's 64-bit address pair as `[R2]`, without the `.64` of the others
+        mem = isa.Mem(tuple(replace(r, sel=".64") if r.file == "R" else r for r in mem.regs), mem.offset, mem.desc)
     address = m.address(path, mem, known)
     m.access(ins, path, guard, space, "atomic", width, address)
     for o in ops[:mem_index]:

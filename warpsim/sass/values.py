@@ -38,6 +38,10 @@ class EngineError(Exception):
     """The engine cannot count this kernel exactly; `str(e)` says why (pc and line are added)."""
 
 
+class DataPredicate(EngineError):
+    """A predicate computed from data (a float comparison, a loaded value)."""
+
+
 class NotAffine(EngineError):
     pass
 
