@@ -10,6 +10,9 @@
 //   max_abs:     atomicMax(m, bits of |x[i]|) for i < n: nvcc reduces each warp by REDUX.MAX, one REDG.
 //   match_stride: y[i * popc(match_any(i >> s)) + max over the warp's lanes of lane & 31] = 1: a
 //                stride the lanes' matches decide (2^s lanes agree), an offset of 31.
+//   block_votes: y[i * (count / 128) + 7 * any + ...] = 1 for i < n, count = __syncthreads_count(i < n),
+//                any = __syncthreads_or(i >= n): y[2 i] in full blocks, y[i + 7] in a ragged last one.
+//   claim:       won[i] = atomicCAS(&flags[i], 0, 1): a compare-and-swap a lane.
 // Launch: block 256, grid cdiv(n, 256).
 
 extern "C" __global__ void count_from(int n, int lane0, int *count) {
@@ -43,4 +46,17 @@ extern "C" __global__ void match_stride(int n, int s, float *y) {
   unsigned same = __match_any_sync(0xffffffffu, i >> s);
   int top = __reduce_max_sync(0xffffffffu, (int)(threadIdx.x & 31));
   if (i < n) y[i * __popc(same) + top] = 1.0f;
+}
+
+extern "C" __global__ void block_votes(int n, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int count = __syncthreads_count(i < n);
+  int any = __syncthreads_or(i >= n);
+  int all = __syncthreads_and(threadIdx.x < 1024);
+  if (i < n) y[i * (count / 128) + 7 * any + (all ? 0 : 1 << 28)] = 1.0f;
+}
+
+extern "C" __global__ void claim(int n, int *flags, int *won) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) won[i] = atomicCAS(&flags[i], 0, 1);
 }

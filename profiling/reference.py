@@ -354,6 +354,21 @@ def match_stride(a: Arrays, s: Scalars) -> Arrays:
     return {"y": y}
 
 
+def block_votes(a: Arrays, s: Scalars) -> Arrays:
+    n, y = s["n"], a["y"].copy()
+    i = np.arange(n)
+    last = n - n % 256  # the first index of a ragged last block (n itself if there is none)
+    y[2 * i[:last]] = 1.0
+    y[i[last:] * ((n % 256) // 128) + 7] = 1.0
+    return {"y": y}
+
+
+def claim(a: Arrays, s: Scalars) -> Arrays:
+    # each flag is swapped once, by its own thread: won[i] is the flag as it was
+    flags = a["flags"][: s["n"]]
+    return {"won": flags.copy(), "flags": np.where(flags == 0, 1, flags).astype(np.int32)}
+
+
 def scale_gs(a: Arrays, s: Scalars) -> Arrays:
     M, N = s["M"], s["N"]
     return {"y": (_matrix(a["x"], M, N) * a["s"][:N].astype(np.float64)).reshape(-1).astype(np.float32)}
@@ -427,6 +442,8 @@ REFERENCES: dict[str, Reference] = {
     "votes.cu:shared_hist": shared_hist,
     "votes.cu:max_abs": max_abs,
     "votes.cu:match_stride": match_stride,
+    "votes.cu:block_votes": block_votes,
+    "votes.cu:claim": claim,
     "gridstride.cu:scale_gs": scale_gs,
     "gridstride.cu:gather_gs": gather_gs,
     "gridstride.cu:roll2d_gs": roll2d_gs,

@@ -102,6 +102,19 @@ def _per_thread(entry: str, a: dict, s: dict) -> dict:
             warp = range(i - i % 32, i - i % 32 + 32)
             y[i * sum(1 for j in warp if j >> s["s"] == i >> s["s"]) + max(j % 32 for j in warp)] = 1.0
         return {"y": y}
+    if entry == "block_votes":
+        y = a["y"].copy()
+        for i in range(s["n"]):
+            block = range(i - i % 256, i - i % 256 + 256)
+            count, any_out = sum(1 for j in block if j < s["n"]), any(j >= s["n"] for j in block)
+            y[i * (count // 128) + 7 * any_out] = 1.0
+        return {"y": y}
+    if entry == "claim":
+        flags, won = a["flags"].copy(), []
+        for i in range(s["n"]):
+            won.append(flags[i])
+            flags[i] = 1 if flags[i] == 0 else flags[i]
+        return {"won": won, "flags": flags}
     M, N = s.get("M"), s.get("N")
     if entry == "scale_gs":
         return {"y": [float(a["x"][i]) * float(a["s"][i % N]) for i in range(M * N)]}
@@ -141,13 +154,16 @@ CASES = {
                                                      "bins": RNG.integers(0, 9, 256).astype(np.uint32)}),
     "max_abs": ({"n": 9}, lambda s: {"x": _f(9), "m": np.array([5], dtype=np.int32)}),
     "match_stride": ({"n": 70, "s": 3}, lambda s: {"y": _f(32 * 70 + 31)}),
+    "block_votes": ({"n": 300}, lambda s: {"y": _f(2 * 300 + 8)}),
+    "claim": ({"n": 9}, lambda s: {"flags": RNG.integers(0, 2, 9).astype(np.int32)}),
 }
 FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "flat.cu"),
         **dict.fromkeys(("scale_gs", "gather_gs", "roll2d_gs"), "gridstride.cu"),
         **dict.fromkeys(("scatter_local",), "local.cu"),
         **dict.fromkeys(("double_stack", "byte_shuffle", "spill"), "spill.cu"),
         **dict.fromkeys(("gather", "spmv_csr", "histogram"), "sparse.cu"),
-        **dict.fromkeys(("count_from", "ballot_count", "shared_hist", "max_abs", "match_stride"), "votes.cu")}
+        **dict.fromkeys(("count_from", "ballot_count", "shared_hist", "max_abs", "match_stride",
+                          "block_votes", "claim"), "votes.cu")}
 
 
 @pytest.mark.parametrize("entry", sorted(CASES))
