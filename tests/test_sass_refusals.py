@@ -61,6 +61,28 @@ def test_wrapping_32_bit_arithmetic_is_refused_not_guessed(tmp_path):
         A.analyze_launch(huge)
 
 
+WINDOW = '''extern "C" __global__ void window(int n, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0;
+  for (int k = 0; k < 64; ++k) { if (i + k >= n) break; s += x[i + k]; }   // min(64, n - i), unsigned
+  if (i < n) y[i] = s;
+}
+'''
+
+
+@needs_nvcc
+@pytest.mark.parametrize("n", [1000, 100000])
+def test_a_value_that_crosses_zero_at_the_edge_block_is_cut_there_not_refused(tmp_path, n):
+    # nvcc bounds the loop by an unsigned min of 64 and n - i, negative past n: read unsigned over all
+    # blocks it wraps (refused until this stop); the block range is cut at the edge block instead
+    k = kernel(tmp_path, WINDOW, "window", "cdiv(n,256)", "256", {"n": n})
+    fast = A.analyze_launch(k)
+    assert [r.record() for r in fast.rows] == [r.record() for r in A.brute_force(k).rows]
+    # each thread i < n loads min(64, n - i) elements: 64 for the first n - 63, then 63, 62, ..., 1
+    (x,) = [r for r in fast.rows if r.array == "x"]
+    assert x.active_lanes == (n - 63) * 64 + 63 * 64 // 2
+
+
 @needs_nvcc
 def test_an_opcode_the_engine_does_not_know_is_named(tmp_path, monkeypatch):
     k = kernel(tmp_path, WRAP, "big", "cdiv(n,256)", "256", {"n": 1000})

@@ -137,6 +137,10 @@ def test_block_votes_are_counted_per_block(tmp_path):
     # 32 elements, bytes 28-152 of a 128-byte line, 5 sectors; its last 8 lanes bytes 28-56, 2 sectors.
     y = row(launch(tmp_path, "count_steers", 1000), "y")
     assert (y.requests, y.sectors) == (24 + 8, 24 * 8 + 7 * 5 + 2)
+    # run block by block (several blocks to a chunk of threads) each block reduces its own threads
+    path = tmp_path / "votes.cu"
+    brute = A.brute_force(A.prepare(path, "count_steers", "cdiv(n,256)", "256", {"n": 1000}))
+    assert [r.record() for r in brute.rows] == [y.record()]
 
 
 @needs_nvcc

@@ -15,6 +15,7 @@ from warpsim.sass.state import select
 from warpsim.sass.values import (
     MASK32,
     OPAQUE,
+    TWO31,
     TWO32,
     DataPredicate,
     EngineError,
@@ -22,6 +23,7 @@ from warpsim.sass.values import (
     Opaque,
     Poison,
     PredPack,
+    Wraps,
     block_cuts,
     bounds,
     carry_cuts,
@@ -388,9 +390,24 @@ def op_shl_shr(m, ins, path, guard, known):
     m.write(path, dst, out, guard)
 
 
+def _in_window(m, v: Sym, is_unsigned: bool) -> Sym:
+    """v read as an unsigned or signed 32-bit number. Where it crosses the window's edge inside the
+    launch (`n - i` below zero for the threads past n, read unsigned), the block range is cut where
+    a block index decides the side, so that each piece reads one window (the edge block by thread)."""
+    try:
+        return (unsigned if is_unsigned else signed)(v, m.env)
+    except Wraps:
+        low = 0 if is_unsigned else -TWO31
+        t = np.asarray(v.thread, dtype=np.int64)
+        edges = F.f_or(F.lt(v.coef, t - low), F.lt(v.coef, t - low - TWO32))
+        cut = block_cuts(edges, m.env, m.block_dims)
+        if cut is not None:
+            m.split_at(cut, "a 32-bit value whose window depends on the block's side of an edge")
+        raise
+
+
 def _compare(m, a: Sym, b: Sym, cmp: str, is_unsigned: bool) -> F.Formula:
-    ext = unsigned if is_unsigned else signed
-    d = ext(a, m.env) - ext(b, m.env)
+    d = _in_window(m, a, is_unsigned) - _in_window(m, b, is_unsigned)
     coef, t = d.coef, d.thread
     if cmp == "LT":
         return F.lt(coef, t)
@@ -730,11 +747,12 @@ def op_bar(m, ins, path, guard, known):
     if not (isinstance(cond, F.Const) and isinstance(active, F.Const)):
         m.write(path, BAR_RESULT, Poison(f"{ins.name} of a loop-dependent condition"), F.TRUE)
         return None
-    n = len(m.linear)
-    on = np.broadcast_to(np.asarray(active.mask, dtype=bool), (n,))
-    yes = np.broadcast_to(np.asarray(cond.mask, dtype=bool), (n,)) & on
-    value = int(yes.sum()) if "POPC" in ins.mods else int(yes.any()) if "OR" in ins.mods else int(yes.sum() == on.sum())
-    m.write(path, BAR_RESULT, const(value), F.TRUE)
+    n = len(m.linear)  # a block's threads, or (run block by block) several blocks' one after another
+    on = np.broadcast_to(np.asarray(active.mask, dtype=bool), (n,)).reshape(-1, m.threads)
+    yes = np.broadcast_to(np.asarray(cond.mask, dtype=bool), (n,)).reshape(-1, m.threads) & on
+    count = yes.sum(axis=1)
+    value = count if "POPC" in ins.mods else count > 0 if "OR" in ins.mods else count == on.sum(axis=1)
+    m.write(path, BAR_RESULT, const(np.repeat(value.astype(np.int64), m.threads)), F.TRUE)
     return None
 
 
