@@ -165,3 +165,52 @@ def test_a_branch_on_the_warps_convergence_is_refused():
     ins = isa.Instruction(0x40, "BRA", ("DIV",), (isa.Reg("UR", 4), isa.Target(0x80)))
     with pytest.raises(EngineError, match=r"BRA\.DIV \(a branch on whether the warp has diverged\) is not supported"):
         op_bra(None, ins, None, None, set())
+
+
+LIBRARY = '''#include <cuda_fp16.h>
+extern "C" __global__ void ddiv(int n, const double *a, const double *b, double *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a[i] / b[i] + sqrt(a[i]);   // double division's slow path: integer tests under data
+}
+extern "C" __global__ void trig(int n, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = sinf(x[i]);   // line 8: past 105615 sinf reads a table in global memory
+}
+extern "C" __global__ void half2_add(int n, __half2 *h) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&h[i % 4], __half2(__float2half(1.f), __float2half(1.f)));
+}
+'''
+
+
+def library(tmp_path, name: str):
+    path = tmp_path / "lib.cu"
+    path.write_text(LIBRARY)
+    return A.prepare(path, name, "cdiv(n,256)", "256", {"n": 1000})
+
+
+@needs_nvcc
+def test_double_division_is_counted_through_its_slow_path(tmp_path):
+    # the slow path's integer compares, moves and selects run under a predicate computed from data:
+    # their results are data, and no access depends on them (refused as 'data steers' until this stop)
+    k = library(tmp_path, "ddiv")
+    fast = A.analyze_launch(k)
+    assert [r.record() for r in fast.rows] == [r.record() for r in A.brute_force(k).rows]
+    # 8-byte elements: 31 full warps of 8 sectors and a last warp of 8 lanes (64 bytes, 2 sectors)
+    assert {r.array: r.sectors for r in fast.rows} == {"a": 250, "b": 250, "y": 250}
+
+
+@needs_nvcc
+def test_a_math_library_table_is_named_in_the_refusal(tmp_path):
+    with pytest.raises(UsageError, match=r"trig: .* line 8: a side of it runs LDG\.E\.CONSTANT at pc 0x[0-9a-f]+ "
+                                         r"\(a table of the math library: sinf, cosf, tanf and sincosf "
+                                         r".*-use_fast_math"):
+        A.analyze_launch(library(tmp_path, "trig"))
+
+
+@needs_nvcc
+def test_a_refusal_inside_a_library_header_names_the_header(tmp_path):
+    # a generic half2 atomicAdd: its fallback loop is taken as the atomic's flag says (data)
+    with pytest.raises(UsageError, match=r"half2_add: a condition computed from data .*, "
+                                         r"line \d+ of cuda_fp16\.hpp:"):
+        A.analyze_launch(library(tmp_path, "half2_add"))

@@ -239,7 +239,8 @@ class Machine:
             raise _located(f"the engine does not know the opcode {ins.name} at {ins.where()}: "
                            "it cannot count this kernel exactly (please report the kernel)")
         if self.data_branches and ins.opcode in UNSTEERABLE:
-            raise _data_steered(self.data_branches[0], f"a side of it runs {ins.name} at pc {ins.pc:#x}")
+            raise _data_steered(self.data_branches[0], f"a side of it runs {ins.name} at pc {ins.pc:#x}"
+                                + _math_table_hint(self.program, ins))
         self.steps += 1
         try:
             guard = self.guard(path, ins)
@@ -622,6 +623,16 @@ def _join(states: list[State], data) -> State:
 def _same_state(a: State, b: State) -> bool:
     return all(same(x.get(k, UNDEFINED), y.get(k, UNDEFINED))
                for (_, x), (_, y) in zip(a.files(), b.files()) for k in set(x) | set(y))
+
+
+def _math_table_hint(program: Program, ins: isa.Instruction) -> str:
+    """Why a load on a data-decided path may be the math library's: nvcc's sinf/cosf/tanf reduce an
+    argument of 105615 or more through a table in global memory, its address in constant bank 4."""
+    if ins.opcode not in ("LDG", "LD") or not any(isinstance(o, isa.Const) and o.bank == 4
+                                                  for i in program.by_pc.values() for o in i.operands):
+        return ""
+    return (" (a table of the math library: sinf, cosf, tanf and sincosf read one for arguments of 105615 "
+            "or more; __sinf and the other intrinsics have none, nor a .cubin built with nvcc -use_fast_math)")
 
 
 def _data_steered(ins: isa.Instruction, why: str = "") -> EngineError:

@@ -76,7 +76,8 @@ DISPATCH = {
     "MATCH": op_match,
     "FADD": op_fp, "FMUL": op_fp, "FFMA": op_fp, "FMNMX": op_opaque, "FSEL": op_sel, "FSETP": op_fsetp,
     "MUFU": op_mufu, "I2F": op_i2f, "I2FP": op_i2f, "F2I": op_f2i, "HFMA2": op_hfma2,
-    "F2F": op_opaque, "F2FP": op_opaque, "FRND": op_opaque, "FCHK": op_opaque, "HADD2": op_opaque,
+    "F2F": op_opaque, "F2FP": op_opaque, "FRND": op_opaque, "FCHK": op_opaque, "FSET": op_opaque, "VABSDIFF": op_opaque,
+    "VABSDIFF4": op_opaque, "QSPC": op_opaque, "HADD2": op_opaque,
     "HMUL2": op_opaque, "HSET2": op_opaque, "HSETP2": op_opaque, "HMNMX2": op_opaque, "DADD": op_opaque,
     "DMUL": op_opaque, "DFMA": op_opaque, "DSETP": op_opaque, "DMNMX": op_opaque, "HMMA": op_opaque,
     "IMMA": op_opaque, "DMMA": op_opaque, "FSWZADD": op_opaque, "IDP": op_opaque, "IDP4A": op_opaque,
@@ -86,6 +87,6 @@ DISPATCH = {
     "BRA": op_bra, "EXIT": op_exit,
     "NOP": op_nop, "BAR": op_bar, "B2R": op_b2r, "BSSY": op_nop, "BSYNC": op_nop, "BREAK": op_nop, "WARPSYNC": op_nop,
     "DEPBAR": op_nop, "LDGDEPBAR": op_nop, "MEMBAR": op_nop, "FENCE": op_nop, "CCTL": op_nop, "ERRBAR": op_nop,
-    "YIELD": op_nop, "NANOSLEEP": op_nop, "ARRIVES": op_nop, "PMTRIG": op_nop,
+    "YIELD": op_nop, "CGAERRBAR": op_nop, "NANOSLEEP": op_nop, "ARRIVES": op_nop, "PMTRIG": op_nop,
     "CALL": op_call, "RET": op_ret, "BRX": op_refuse, "JMX": op_refuse, "JMP": op_refuse, "LEPC": op_external,
 }

@@ -160,10 +160,18 @@ def _dest_regs(ins) -> int:
         return 4
     if "F64" in mods or ins.opcode in ("DADD", "DMUL", "DFMA", "DMNMX"):
         return 2
+    if "WIDE" in mods or (ins.opcode == "CS2R" and "32" not in mods):
+        return 2  # IMAD.WIDE's pair, CS2R's 64 bits
+    if ins.opcode in ("LDC", "ULDC") and "64" in mods:
+        return 2
+    if ins.opcode in ("F2I", "F2F", "I2I") and mods & {"S64", "U64"}:
+        return 2
     return 1
 
 
 # Instructions whose results are data whatever their guard: under a data predicate they make data.
 DATA_GUARD_OK = {"FADD", "FMUL", "FFMA", "FMNMX", "FSEL", "FSETP", "MUFU", "I2F", "F2I", "F2F", "F2FP", "FRND",
                  "HFMA2", "HADD2", "HMUL2", "HSET2", "HSETP2", "HMNMX2", "DADD", "DMUL", "DFMA", "DSETP", "DMNMX",
-                 "MOV", "SEL", "IMAD", "IADD3", "LOP3", "SHF", "PRMT", "VIADD"}
+                 "MOV", "SEL", "IMAD", "IADD3", "LOP3", "SHF", "PRMT", "VIADD", "ISETP", "PLOP3", "IMNMX",
+                 "VIMNMX", "VIADDMNMX", "LEA", "SHL", "SHR", "IABS", "POPC", "FLO", "BREV", "BMSK", "I2I", "I2FP",
+                 "FSET", "FCHK", "BREAK", "BSSY", "BSYNC", "WARPSYNC", "YIELD", "NOP", "CS2R", "MOV32I", "FSWZADD"}
