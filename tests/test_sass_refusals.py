@@ -243,3 +243,15 @@ def test_a_local_store_per_lane_makes_the_words_it_may_overwrite_data(tmp_path):
     with pytest.raises(UsageError, match=r"clobber: an address computed from data \(STL at pc 0x[0-9a-f]+\).*"
                                          r"line 6"):
         A.analyze_launch(k)
+
+
+@needs_nvcc
+def test_a_texture_object_is_refused_as_a_texture_not_a_structure(tmp_path):
+    source = '''extern "C" __global__ void tex(int n, cudaTextureObject_t t, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = tex1Dfetch<float>(t, i);
+}
+'''
+    with pytest.raises(UsageError, match=r"^parameter t is a texture object: its fetches go through the texture "
+                                         r"path, which warpsim does not count"):
+        kernel(tmp_path, source, "tex", "cdiv(n,256)", "256", {"n": 1000, "t": "0"})
