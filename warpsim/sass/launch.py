@@ -399,8 +399,9 @@ def bind(function: Function, params: list[Param], args: dict[str, str], grid: st
             continue
         if p.base_type in ("cudaTextureObject_t", "cudaSurfaceObject_t"):
             kind = p.base_type.removeprefix("cuda").removesuffix("Object_t").lower()
-            raise UsageError(f"parameter {p.name} is a {kind} object: its fetches go through the texture path, which warpsim does not count (it "
-                             "counts global, shared and local accesses); read the array through a pointer instead")
+            raise UsageError(f"parameter {p.name} is a {kind} object: its fetches go through the texture path, "
+                             "which warpsim does not count (it counts global, shared and local accesses); read the "
+                             "array through a pointer instead")
         if p.size > 8 or (not p.is_float and p.base_type not in ELEMENT_BYTES and p.base_type.split()[-1] not in
                           ("int", "long", "short", "char", "unsigned", "size_t", "bool", "int32_t", "uint32_t",
                            "int64_t", "uint64_t")):
