@@ -8,11 +8,5 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 bash scripts/h200_plan_twice.sh blind14
 bash scripts/h200_plan_twice.sh blind15
-export PYTHONPATH=.:/tmp/site
-unset CUPY_TF32
-mkdir -p /tmp/bench30
-{ date -u; nvidia-smi; nvcc --version; } > /tmp/bench30/versions.txt 2>&1
-python3 -m profiling.cli bench naive coalesced naive_coalesced:32x32 naive_coalesced:16x16 smem blocktile1d \
-  blocktile2d vectorized warptile warptile_db --M 4096 --reps 20 --traces-dir /tmp/bench30 2>&1 | tee /tmp/bench30/bench.log | tail -n 16
-tar -czf "$OUT/bench30.tgz" -C /tmp bench30
+bash scripts/h200_bench.sh bench30
 echo "total ${SECONDS}s"

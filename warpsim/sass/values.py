@@ -76,22 +76,23 @@ class PredPack:
 OPAQUE = Opaque()
 
 
-def data_in(value) -> Opaque | None:
-    """The first data (Opaque) a value holds, itself or on either side of its Selects."""
-    if isinstance(value, Opaque):
+def _within(value, kind: type):
+    """The first `kind` a value is, itself or on either side of its Selects (None: none)."""
+    if isinstance(value, kind):
         return value
     if isinstance(value, Select):
-        return data_in(value.then) or data_in(value.other)
+        return _within(value.then, kind) or _within(value.other, kind)
     return None
+
+
+def data_in(value) -> Opaque | None:
+    """The first data (Opaque) a value holds."""
+    return _within(value, Opaque)
 
 
 def poison_in(value) -> Poison | None:
-    """The first value the analysis could not follow, itself or within its Selects."""
-    if isinstance(value, Poison):
-        return value
-    if isinstance(value, Select):
-        return poison_in(value.then) or poison_in(value.other)
-    return None
+    """The first value the analysis could not follow that a value holds."""
+    return _within(value, Poison)
 
 
 @dataclass
