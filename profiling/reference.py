@@ -36,9 +36,13 @@ TOLERANCES = {
     "float2": (1e-6, 1e-6),  # one multiply-add per element
     "double": (1e-10, 1e-10),
     "half": (2e-3, 1e-2),
-    "int": (0.0, 0.0),
-    "uint8_t": (0.0, 0.0),  # integer arithmetic: bit for bit
 }
+#: integer element types: their arithmetic is checked bit for bit
+INTEGERS = ("int", "unsigned", "char", "short", "long", "int2", "int4", "uint2", "uint4", "short2", "char4", "uchar4",
+            "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t")
+TOLERANCES.update(dict.fromkeys(INTEGERS, (0.0, 0.0)))
+TOLERANCES.update({"__half": TOLERANCES["half"], "half2": TOLERANCES["half"], "__half2": TOLERANCES["half"],
+                   "float4": TOLERANCES["float"], "double2": TOLERANCES["double"]})
 ENTRY_TOLERANCES = {  # tensor-core accumulation, not float64 (see Limitations)
     "wmma.cu:wmma_tf32_global": (1e-3, 1e-2),
     "wmma.cu:wmma_tf32_smem": (1e-3, 1e-2),
@@ -48,7 +52,9 @@ ENTRY_TOLERANCES = {  # tensor-core accumulation, not float64 (see Limitations)
 
 def close(key: str, buffer_type: str, result: np.ndarray, expected: np.ndarray) -> bool:
     """True when `result` matches `expected` within the entry's or the buffer type's tolerance."""
-    rtol, atol = ENTRY_TOLERANCES.get(key, TOLERANCES[buffer_type])
+    if key not in ENTRY_TOLERANCES and buffer_type not in TOLERANCES:
+        raise ValueError(f"no tolerance for {buffer_type} buffers (profiling.reference.TOLERANCES)")
+    rtol, atol = ENTRY_TOLERANCES.get(key) or TOLERANCES[buffer_type]
     return bool(np.allclose(result.astype(np.float64), expected.astype(np.float64), rtol=rtol, atol=atol))
 
 

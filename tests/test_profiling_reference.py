@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from profiling import reference
 from profiling.reference import REFERENCES
 
 RNG = np.random.default_rng(7)
@@ -175,3 +176,14 @@ def test_an_idiom_reference_is_what_each_thread_computes(entry):
     assert got.keys() == want.keys()
     for name in got:
         assert np.allclose(got[name], np.asarray(want[name], dtype=np.float64).astype(np.float32), rtol=1e-6, atol=1e-6)
+
+
+def test_every_integer_element_type_is_checked_bit_for_bit():
+    # shared_hist's `unsigned[256]` bins had no tolerance and the GPU check stopped on a KeyError
+    from warpsim.sass.launch import ELEMENT_BYTES, FLOAT_TYPES
+    for kind in ELEMENT_BYTES:
+        if kind in FLOAT_TYPES or "half" in kind or "float" in kind or "double" in kind or "bfloat" in kind:
+            continue
+        assert reference.TOLERANCES[kind] == (0.0, 0.0), kind
+    assert reference.close("votes.cu:shared_hist", "unsigned", np.array([3, 4]), np.array([3, 4]))
+    assert not reference.close("votes.cu:shared_hist", "unsigned", np.array([3, 4]), np.array([3, 5]))
