@@ -50,6 +50,10 @@ def read_source_csv(text: str, origin: str = "source CSV", every_space: bool = F
         raise UsageError(f"{origin} is not ncu's source page (`--page source --csv --print-source sass`)")
     rows = list(csv.reader(io.StringIO("\n".join(lines))))
     header, body = rows[0], [r for r in rows[1:] if len(r) == len(rows[0])]
+    if "Access Operation" not in header and "Address Space" in header:
+        # a kernel whose only memory instructions are reductions (REDG): ncu leaves the column out,
+        # where it writes "-" for a reduction beside loads and stores (votes.cu's count_from)
+        header, body = [*header, "Access Operation"], [[*r, "-"] for r in body]
     need = [*SOURCE_KEYS, SOURCE_COLUMNS[0]]  # the executed count is there for every kernel
     missing = [c for c in need if c not in header]
     if missing:

@@ -233,3 +233,17 @@ def test_real_fixture_csv_equals_ncu_rep(csv_path):
     assert list(from_csv["kernel"]) == list(from_rep["kernel"])
     for name in NAMES:
         assert from_csv[name].iloc[0] == pytest.approx(from_rep[name].iloc[0], rel=1e-6), name
+
+
+def test_a_source_page_of_reductions_only_parses():
+    # ncu (on an H100, votes.cu's count_from) leaves out 'Access Operation' where a kernel's only
+    # memory instruction is a reduction; beside loads it writes "-" for one (split-K's fixture):
+    # either way the REDG names no load or store, and the page parses to no per-array row
+    from profiling.source import read_source_csv
+    sass = Path(__file__).parent / "fixtures" / "ncu_sass"
+    alone = read_source_csv((sass / "votes__count_from__n1000003_lane00.h100.source.csv").read_text(),
+                            every_space=True)
+    beside = read_source_csv((sass / "splitk__sgemm_splitk__M300_N212_K999_splits5_alpha1_5.source.csv")
+                             .read_text(), every_space=True)
+    assert alone.empty and not any(beside["sass"].str.contains("REDG"))
+    assert not beside.empty
