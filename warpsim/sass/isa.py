@@ -122,9 +122,8 @@ class Instruction:
     def where(self) -> str:
         """`pc 0x240 (LDG.E.128 R4, [R26.64+0x10]), line 14`, for messages (a header's line names
         the header: `line 3427 of cuda_fp16.hpp`, where nvcc inlined a library function)."""
-        header = self.file and not self.file.endswith(".cu")
-        loc = f", line {self.line}" + (f" of {self.file.replace(chr(92), '/').rsplit('/', 1)[-1]}" if header else "") \
-            if self.line else ""
+        header = f" of {self.file.rsplit('/', 1)[-1]}" if self.file and not self.file.endswith(".cu") else ""
+        loc = f", line {self.line}{header}" if self.line else ""
         return f"pc {self.pc:#x} ({self.text.strip()}){loc}"
 
 

@@ -398,9 +398,9 @@ def _in_window(m, v: Sym, is_unsigned: bool) -> Sym:
         return (unsigned if is_unsigned else signed)(v, m.env)
     except Wraps:
         low = 0 if is_unsigned else -TWO31
-        t = np.asarray(v.thread, dtype=np.int64)
-        edges = F.f_or(F.lt(v.coef, t - low), F.lt(v.coef, t - low - TWO32))
-        cut = block_cuts(edges, m.env, m.block_dims)
+        below = bounds(v, m.env)[0] < low
+        edge = low if below else low + TWO32  # the side it crosses: v < edge changes there
+        cut = block_cuts(F.lt(v.coef, np.asarray(v.thread, dtype=np.int64) - edge), m.env, m.block_dims)
         if cut is not None:
             m.split_at(cut, "a 32-bit value whose window depends on the block's side of an edge")
         raise
