@@ -63,6 +63,18 @@ extern "C" __global__ void cas_fmax(int n, const float *x, float *m) {
     } while (assumed != old);
   }
 }
+extern "C" __global__ void reductions(int n, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned lane = threadIdx.x & 31, full = 0xffffffffu;
+  int off = (int)__reduce_add_sync(full, lane) - 496          // 0 + 1 + ... + 31
+          + (int)__reduce_min_sync(full, lane + 3u) - 3         // unsigned min
+          + __reduce_max_sync(full, -(int)lane)                 // signed max: 0
+          + (int)__reduce_and_sync(full, lane | 64u) - 64       // the bit every lane has
+          + (int)__reduce_or_sync(full, 1u << (lane % 4)) - 15  // four bits
+          + (int)__reduce_xor_sync(full, lane)                  // 0 ^ 1 ^ ... ^ 31 = 0
+          + __reduce_min_sync(full, (int)lane - 7) + 7;         // signed min: -7
+  if (i < n) y[2 * i + off] = 1.0f;                             // y[2 i] iff every term is right
+}
 '''
 
 
@@ -156,3 +168,12 @@ def test_a_compare_and_swap_loop_is_refused(tmp_path):
     with pytest.raises(UsageError, match=r"cas_fmax: a condition computed from data .*\(a trip count computed from "
                                          r"data\), and the loop runs ATOMG\.E\.CAS"):
         launch(tmp_path, "cas_fmax", 1000)
+
+
+@needs_nvcc
+def test_each_warp_reduction_is_the_hardware_s(tmp_path):
+    # REDUX.SUM, .MIN (unsigned and .S32), .MAX.S32, AND (no modifier), .OR and .XOR over the lanes'
+    # indices, each term 0 when the reduction is right: y[2 i], 8 B a lane, 8 sectors for each of
+    # the 31 full warps and 2 for the last warp's 8 lanes; a wrong term moves every store
+    y = row(launch(tmp_path, "reductions", 1000), "y")
+    assert (y.requests, y.sectors, y.active_lanes) == (32, 31 * 8 + 2, 1000)
