@@ -668,7 +668,7 @@ def test_a_launch_that_loads_nothing_hits_nothing_and_that_is_within():
     assert compare.cache_status(5, 0, None, 0.02) == "no reference: its reference count measured 0"
 
 
-@pytest.mark.parametrize("name,traces,exact", [("blind14", 24, 432), ("blind15", 42, 668), ("atoms", 4, 120)])
+@pytest.mark.parametrize("name,traces,exact", [("blind14", 24, 432), ("blind15", 42, 668), ("atoms", 4, 120), ("atoms2", 5, 134)])
 def test_blind_batches_measured_on_an_h100_are_exact_and_leave_the_caches_unjudged(name, traces, exact):
     # blind batches 14 (kernels/sortscan.cu) and 15 (kernels/votes.cu), and the per-instruction
     # ATOMS run (scripts/h200_plan_atoms.py), predicted before they ran, measured on an H100 80GB
@@ -676,8 +676,8 @@ def test_blind_batches_measured_on_an_h100_are_exact_and_leave_the_caches_unjudg
     # claimed count equals ncu's, among them shared_hist's ATOMS on 8 words of one bank (250,003
     # wavefronts, 218,752 excessive, at n = 1,000,003) and the warp-aggregated atomics' one REDG a
     # warp. The cache model is the H200's: their cache rows are measured, not judged. (count_from
-    # at n = 1,000,003 is missing from blind15: the source page without 'Access Operation' that
-    # stopped it is parsed since: tests/test_profiling_parse.py)
+    # at n = 1,000,003 is missing from blind15, whose source page without 'Access Operation' stopped
+    # it; parsed since (tests/test_profiling_parse.py), it was measured again in atoms2, stop 26)
     found = [load_trace(p) for p in sorted((TRACES_DIR / "h100" / name).rglob("*.json"))]
     assert len(found) == traces and {t.meta["gpu"] for t in found} == {"NVIDIA H100 80GB HBM3"}
     frame = compare.compare(found, current_sha256([]), caches=True)
@@ -685,6 +685,9 @@ def test_blind_batches_measured_on_an_h100_are_exact_and_leave_the_caches_unjudg
     cache = frame[frame.metric.isin(CACHE_BY_NAME)]
     assert len(cache) and cache.tolerance.isna().all() and cache.predicted.isna().all()
     assert cache.status.str.startswith("measured on the NVIDIA H100").all()
+    if name == "atoms2":  # count_from at n = 1,000,003: one aggregated REDG a warp, ceil(n / 32)
+        redg = frame[frame.trace.str.contains("count_from")].set_index("metric")
+        assert redg.measured["l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"] == 31_251
     if name == "atoms":
         rows = frame[frame.metric.str.startswith("h atomic (shared, 4 B): L1 Wavefronts Shared")]
         shift5 = rows[rows.trace.str.contains("shift5")]

@@ -10,6 +10,9 @@ Per entry point (an STT_FUNC symbol with its `.text.<name>` section):
     shared_bytes       static shared memory, `.nv.shared.<name>`'s size, the 1 KiB the sm_90
                        driver reserves at its start included (`SHARED_RESERVED`)
     registers          EIATTR_REGCOUNT of `.nv.info`
+    constant2          the 32-bit words of `.nv.constant2.<name>` (constant bank 2: nvcc's jump
+                       tables for a `switch`, function-relative pcs), None where a relocation
+                       fills a word at load time
     shared_vars        `__shared__` variables in PTX declaration order with their sizes and
                        alignments, from the PTX text `-lineinfo` embeds (`.nv_debug_ptx_txt`)
 
@@ -65,6 +68,7 @@ class Function:
     registers: int
     shared_vars: tuple[SharedVar, ...] = ()
     ptx_param_types: tuple[str, ...] = ()  # `.u32`, `.f32`, `.u64`, ... per parameter (PTX)
+    constant2: tuple[int | None, ...] = ()  # constant bank 2's words (jump tables); None: relocated
 
     @property
     def source_name(self) -> str:
@@ -194,7 +198,7 @@ def shared_layout(variables: list[SharedVar], section_bytes: int) -> tuple[Share
     return tuple(placed)
 
 
-CACHE_KIND = "cubin-info-1"  # the cache folder of read_cubin's facts; a new layout, a new name
+CACHE_KIND = "cubin-info-2"  # the cache folder of read_cubin's facts; a new layout, a new name
 
 
 def read_cubin(path: Path | str) -> Cubin:
@@ -250,7 +254,7 @@ def _from_json(path: Path, doc: dict) -> Cubin:
         functions[f["name"]] = Function(**{
             **f, "params": tuple(Param(**p) for p in f["params"]),
             "shared_vars": tuple(SharedVar(**v) for v in f["shared_vars"]),
-            "ptx_param_types": tuple(f["ptx_param_types"])})
+            "ptx_param_types": tuple(f["ptx_param_types"]), "constant2": tuple(f.get("constant2", ()))})
     return Cubin(path, functions, doc["ptx"])
 
 
@@ -290,5 +294,21 @@ def _read_elf(path: Path) -> Cubin:
                 name=sym.name, demangled=demangle(sym.name),
                 params=tuple(sorted(params, key=lambda p: p.ordinal)), param_base=base,
                 shared_bytes=shared_bytes, registers=regcount.get(index, 0),
-                shared_vars=shared_layout(variables, shared_bytes), ptx_param_types=tuple(types))
+                shared_vars=shared_layout(variables, shared_bytes), ptx_param_types=tuple(types),
+                constant2=_bank_words(sections, f".nv.constant2.{sym.name}"))
     return Cubin(path, functions, ptx)
+
+
+def _bank_words(sections: dict, name: str) -> tuple[int | None, ...]:
+    """A constant bank section's little-endian 32-bit words; None for each word a relocation
+    (`.rela<name>`) fills when the module loads, whose value the file does not hold."""
+    section = sections.get(name)
+    if section is None:
+        return ()
+    data = section.data()
+    words: list[int | None] = [_u32(data, at) for at in range(0, len(data) - 3, 4)]
+    rela = sections.get(f".rela{name}")
+    for r in rela.iter_relocations() if rela is not None else ():
+        for at in range(r["r_offset"] // 4, min(len(words), (r["r_offset"] + 8 + 3) // 4)):
+            words[at] = None
+    return tuple(words)

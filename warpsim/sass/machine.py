@@ -34,12 +34,12 @@ register nvcc spilled, a per-thread array at an index decided by the launch), so
 reloaded from it is followed; a local store at an address per lane makes every kept word it may
 overwrite data.
 
-Limitations: indirect branches are refused; values in global and shared memory are not
-tracked (a loaded value is Opaque, so an address computed from loaded data is refused); the
-per-instruction semantics cover the integer, predicate, move and control instructions nvcc
-emits for address arithmetic (warpsim.sass.ops.DISPATCH, the one table; its handlers live in
-ops_int (integer, predicate, move), ops_data (floating point and data) and ops_memory (memory and
-control)); an opcode outside it is refused by name.
+Limitations: indirect jumps other than a switch's jump table (JMX, JMP) are refused; values in
+global and shared memory are not tracked (a loaded value is Opaque, so an address computed from
+loaded data is refused); the per-instruction semantics cover the integer, predicate, move and
+control instructions nvcc emits for address arithmetic (warpsim.sass.ops.DISPATCH, the one table;
+its handlers live in ops_int (integer, predicate, move), ops_data (floating point and data) and
+ops_memory (memory and control)); an opcode outside it is refused by name.
 """
 
 from __future__ import annotations
@@ -431,18 +431,33 @@ class Machine:
         return decide(f, self.env)
 
     def cbank(self, path: Path, op: isa.Const, known: set, offset: int = 0):
-        if op.bank != 0:
+        """Bank 0: the launch's (parameters, dimensions); bank 2: the cubin's own words (a
+        `switch`'s jump table); any other bank, or a word the engine does not hold, is data."""
+        if op.bank not in (0, 2):
             return Opaque(f"constant bank {op.bank}")
+        if op.bank == 0:
+            words = self.launch.cbank
+        else:
+            words = {4 * i: w for i, w in enumerate(self.program.function.constant2) if w is not None}
         at = op.offset + 4 * offset
         if op.index is not None:
             idx = self.read_int(path, op.index, known)
             if not isinstance(idx, Sym) or idx.coef:
                 return Opaque("an indexed constant")
-            words = np.vectorize(lambda a: self.launch.cbank.get(int(a), 0))(alu.u32(idx) + at)
-            return norm(const(np.asarray(words, dtype=np.int64)))
-        if at not in self.launch.cbank:
-            return Opaque(f"constant c[0x0][{at:#x}]")
-        return norm(const(self.launch.cbank[at]))
+            where = alu.u32(idx) + at
+            if op.bank == 2 and not all(int(a) in words for a in np.ravel(where)[self.live_of(where)]):
+                return Opaque("a constant bank 2 word the cubin does not hold")
+            got = np.vectorize(lambda a: words.get(int(a), 0))(where)
+            return norm(const(np.asarray(got, dtype=np.int64)))
+        if at not in words:
+            return Opaque(f"constant c[{op.bank:#x}][{at:#x}]")
+        return norm(const(words[at]))
+
+    def live_of(self, values) -> np.ndarray | slice:
+        """Which entries of a per-thread array (or a scalar) belong to threads on the path now."""
+        if not np.ndim(values) or self.live is None:
+            return slice(None)
+        return np.ravel(np.broadcast_to(self.live, np.shape(values)))
 
     def special(self, name: str):
         base = name.split(".")[0]

@@ -47,6 +47,7 @@ from warpsim.sass.ops_int import (
 from warpsim.sass.ops_memory import (
     op_atomic,
     op_bra,
+    op_brx,
     op_call,
     op_exit,
     op_external,
@@ -89,5 +90,5 @@ DISPATCH = {
     "WARPSYNC": op_nop,
     "DEPBAR": op_nop, "LDGDEPBAR": op_nop, "MEMBAR": op_nop, "FENCE": op_nop, "CCTL": op_nop, "ERRBAR": op_nop,
     "YIELD": op_nop, "CGAERRBAR": op_nop, "NANOSLEEP": op_nop, "ARRIVES": op_nop, "PMTRIG": op_nop,
-    "CALL": op_call, "RET": op_ret, "BRX": op_refuse, "JMX": op_refuse, "JMP": op_refuse, "LEPC": op_external,
+    "CALL": op_call, "RET": op_ret, "BRX": op_brx, "JMX": op_refuse, "JMP": op_refuse, "LEPC": op_external,
 }

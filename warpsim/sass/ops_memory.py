@@ -1,6 +1,7 @@
 """Memory and control instructions: each access handed to the machine's recorder; branches split
 paths, EXIT removes threads, CALL enters a subroutine of the kernel's section and RET returns to
-the address its register holds (one pc for every thread); indirect branches are refused.
+the address its register holds (one pc for every thread); a switch's BRX goes to the pc its jump
+table gives each thread; JMX and JMP are refused.
 """
 
 from __future__ import annotations
@@ -10,10 +11,11 @@ from dataclasses import replace
 import numpy as np
 
 from warpsim import formula as F
-from warpsim.sass import isa
+from warpsim.sass import alu, isa
 from warpsim.sass.state import UNDEFINED, Path, select
 from warpsim.sass.values import (
     EngineError,
+    NotAffine,
     Opaque,
     Select,
     bounds,
@@ -183,6 +185,31 @@ def op_ret(m, ins, path, guard, known):
     if len(pcs) != 1 or int(pcs[0]) not in m.program.by_pc:
         raise EngineError(f"a return to an address the engine cannot follow ({reg} holds no single pc)")
     return _split(path, guard, int(pcs[0]), ins.pc + isa.INSTRUCTION_BYTES)
+
+
+def op_brx(m, ins, path, guard, known):
+    """`BRX R6, -0x160`: to pc R6 + the next pc - 0x160, R6 a word of the jump table nvcc puts in
+    constant bank 2 for a `switch` (function-relative pcs). The threads go to each pc their
+    register holds. A register the block or loop index decides is counted block by block (the
+    machine raises NotAffine); one data decides is refused."""
+    reg = next(o for o in ins.operands if isinstance(o, isa.Reg))
+    base = ins.pc + isa.INSTRUCTION_BYTES + next(o.pc for o in ins.operands if isinstance(o, isa.Target))
+    to = m.read_int(path, reg, known)
+    if isinstance(to, Sym) and to.coef:  # counted block by block, where the block is a number
+        raise NotAffine("a switch's jump (BRX) to a case that the block or loop index decides")
+    if not isinstance(to, Sym):
+        raise EngineError("a switch's jump (BRX) to a case that data decides")
+    pcs = (alu.u32(to) + base) & 0xFFFFFFFF
+    targets = np.unique(np.ravel(pcs)[m.live_of(pcs)]) if np.ndim(pcs) else [int(pcs)]
+    lost = [int(t) for t in targets if int(t) not in m.program.successors.get(ins.pc, ())]
+    if lost:
+        raise EngineError(f"a switch's jump (BRX) to pc {lost[0]:#x}, which is no case of its jump table")
+    stay = F.f_not(guard) if not (isinstance(guard, F.Const) and guard.all_true) else None
+    out = [Path(ins.pc + isa.INSTRUCTION_BYTES, path.state.copy(), F.f_and(path.cond, stay))] if stay else []
+    for t in map(int, targets):
+        which = guard if not np.ndim(pcs) else F.f_and(guard, F.Const(pcs == t))
+        out.append(Path(t, path.state.copy(), F.f_and(path.cond, which), t <= ins.pc))
+    return out
 
 
 def op_refuse(m, ins, path, guard, known):

@@ -19,7 +19,9 @@ path's threads and keeps what they agree on (warpsim.sass.machine). `data_loop(p
 a branch decides whether a loop goes round again (a trip count computed from data), the loop and
 the one pc it leaves to, when the loop touches no memory: the engine runs it to a fixed point.
 
-Limitations: indirect branches (BRX, JMX) are refused by the engine, not here; a loop entered
+A `switch` nvcc compiles to a jump table (`BRX R6, -0x160`, R6 loaded from constant bank 2) has
+every pc the bank's words name as its successors; the engine follows the one each thread's word
+gives. Limitations: JMX and JMP are refused by the engine, not here; a loop entered
 other than through its header (irreducible flow) is refused when reached.
 """
 
@@ -61,7 +63,8 @@ class Program:
 
     def __post_init__(self):
         self.by_pc = {i.pc: i for i in self.instructions}
-        self.successors = {i.pc: _successors(i, self.by_pc) for i in self.instructions}
+        tables = _jump_tables(self.instructions, self.function.constant2)
+        self.successors = {i.pc: _successors(i, self.by_pc, tables.get(i.pc, ())) for i in self.instructions}
         calls = [i for i in self.instructions if i.opcode == "CALL"]
         if calls:
             subs = subroutines(self.cubin.path, self.function.name)
@@ -145,10 +148,15 @@ class Program:
         return self.function.source_name
 
 
-def _successors(ins: isa.Instruction, by_pc: dict[int, isa.Instruction]) -> tuple[int, ...]:
+def _successors(ins: isa.Instruction, by_pc: dict[int, isa.Instruction], table=()) -> tuple[int, ...]:
     nxt = ins.pc + isa.INSTRUCTION_BYTES
     fall = (nxt,) if nxt in by_pc else ()
     unconditional = ins.guard is None or (ins.guard.true and not ins.guard.negated)
+    if ins.opcode == "BRX":  # `BRX R6, -0x160` goes to R6 + the next pc - 0x160, R6 a word of its
+        # jump table in constant bank 2 (which word, the engine reads): every word that is a pc
+        offset = nxt + next(o.pc for o in ins.operands if isinstance(o, isa.Target))
+        targets = tuple(sorted({w + offset for w in table if w is not None and w + offset in by_pc}))
+        return targets if unconditional else targets + fall
     if ins.opcode == "BRA":  # a predicate operand (`BRA P1, target`) is a condition too
         unconditional &= all(o.true and not o.negated for o in ins.operands if isinstance(o, isa.Pred))
         targets = tuple(o.pc for o in ins.operands if isinstance(o, isa.Target))
@@ -156,6 +164,28 @@ def _successors(ins: isa.Instruction, by_pc: dict[int, isa.Instruction]) -> tupl
     if ins.opcode in ("EXIT", "RET", "KILL"):
         return () if unconditional else fall
     return fall
+
+
+def _jump_tables(instructions: list[isa.Instruction], words: tuple) -> dict[int, tuple]:
+    """Per BRX, the words of its jump table: from the offset of the `LDC Rn, c[0x2][Ri+offset]` that
+    last wrote its register up to the next table's (or the bank's end); every word where no such
+    LDC precedes it."""
+    loads = {i.pc: i.operands[1].offset for i in instructions if i.opcode == "LDC" and len(i.operands) > 1
+             and isinstance(i.operands[1], isa.Const) and i.operands[1].bank == 2}
+    starts = sorted({*loads.values(), 4 * len(words)})
+    tables = {}
+    for k, ins in enumerate(instructions):
+        if ins.opcode != "BRX":
+            continue
+        reg = next(o for o in ins.operands if isinstance(o, isa.Reg))
+        writer = next((w for w in reversed(instructions[:k]) if w.operands and w.operands[0] == reg), None)
+        if writer is None or writer.pc not in loads:
+            tables[ins.pc] = words
+            continue
+        first = loads[writer.pc]
+        end = next(s for s in starts if s > first) if first < 4 * len(words) else first
+        tables[ins.pc] = words[first // 4:end // 4]
+    return tables
 
 
 def _reachable(successors: dict[int, tuple[int, ...]], roots=(0,)) -> set[int]:
