@@ -42,7 +42,7 @@ INTEGERS = ("int", "unsigned", "char", "short", "long", "int2", "int4", "uint2",
             "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t")
 TOLERANCES.update(dict.fromkeys(INTEGERS, (0.0, 0.0)))
 TOLERANCES.update({"__half": TOLERANCES["half"], "half2": TOLERANCES["half"], "__half2": TOLERANCES["half"],
-                   "float4": TOLERANCES["float"], "double2": TOLERANCES["double"]})
+                   "float3": TOLERANCES["float"], "float4": TOLERANCES["float"], "double2": TOLERANCES["double"]})
 ENTRY_TOLERANCES = {  # tensor-core accumulation, not float64 (see Limitations)
     "wmma.cu:wmma_tf32_global": (1e-3, 1e-2),
     "wmma.cu:wmma_tf32_smem": (1e-3, 1e-2),
@@ -375,6 +375,69 @@ def claim(a: Arrays, s: Scalars) -> Arrays:
     return {"won": flags.copy(), "flags": np.where(flags == 0, 1, flags).astype(np.int32)}
 
 
+def act(a: Arrays, s: Scalars) -> Arrays:
+    n, mode, y = s["n"], s["mode"], a["y"].copy()
+    x = a["x"][:n].astype(np.float32)
+    i = np.arange(n)
+    cases = {0: (i, x), 1: (i, np.maximum(x, 0)), 2: (2 * i, x * np.float32(0.5)), 3: (i, x * x),
+             4: (n - 1 - i, x), 5: (i, -x), 6: (i + 1, x + np.float32(1))}
+    if mode in cases:
+        at, v = cases[mode]
+        y[at] = v
+    return {"y": y}
+
+
+def in_loop(a: Arrays, s: Scalars) -> Arrays:
+    n, k, mode, x = s["n"], s["k"], s["mode"], a["x"].astype(np.float64)
+    i, total = np.arange(n), np.zeros(n)
+    for j in range(k):
+        total += {0: lambda: x[j * n + i], 1: lambda: x[i * k + j], 2: lambda: -np.full(n, x[j]),
+                  3: lambda: x[(j * n + i) // 2], 4: lambda: np.ones(n), 5: lambda: x[i]}.get(mode, lambda: 0)()
+    return {"y": total.astype(np.float32)}
+
+
+def _cases7(x: np.ndarray, y: np.ndarray, n: int, case: np.ndarray) -> np.ndarray:
+    """switch.cu's seven cases (and the default, -1) per thread, by the case each thread takes."""
+    i, y = np.arange(n), y.copy()
+    for c, (at, v) in {0: (i, x[i]), 1: (i, x[2 * i]), 2: (i, x[i + 5]), 3: (n + 4 * i, np.ones(n)),
+                       4: (i, np.full(n, 2.0)), 5: (i, x[n - 1 - i]), 6: (5 * n + i + 9, x[3 * i]),
+                       7: (i, np.full(n, -1.0))}.items():
+        take = case == c
+        y[at[take]] = v[take]
+    return y
+
+
+def by_warp(a: Arrays, s: Scalars) -> Arrays:
+    n = s["n"]
+    return {"y": _cases7(a["x"], a["y"], n, (np.arange(n) % 256) >> 5)}
+
+
+def by_step(a: Arrays, s: Scalars) -> Arrays:
+    n = s["n"]
+    return {"y": _cases7(a["x"], a["y"], n, (np.arange(n) // s["step"]) % 7)}
+
+
+def dsum(a: Arrays, s: Scalars) -> Arrays:
+    return {"s": a["s"][:1] + a["x"][: s["n"]].astype(np.float64).sum()}
+
+
+def shfl8(a: Arrays, s: Scalars) -> Arrays:
+    n = s["n"]
+    x = np.append(a["x"][:n].astype(np.float64), np.zeros(-n % 8))  # lanes past n add 0
+    return {"y": x.reshape(-1, 8).sum(axis=1).astype(np.float32)}
+
+
+def norm3(a: Arrays, s: Scalars) -> Arrays:
+    p = a["p"][: 3 * s["n"]].astype(np.float64).reshape(-1, 3)
+    return {"r": np.sqrt((p * p).sum(axis=1)).astype(np.float32)}
+
+
+def invert(a: Arrays, s: Scalars) -> Arrays:
+    p = a["p"][: 4 * s["n"]].reshape(-1, 4).copy()
+    p[:, :3] = 255 - p[:, :3]
+    return {"q": p.reshape(-1)}
+
+
 def scale_gs(a: Arrays, s: Scalars) -> Arrays:
     M, N = s["M"], s["N"]
     return {"y": (_matrix(a["x"], M, N) * a["s"][:N].astype(np.float64)).reshape(-1).astype(np.float32)}
@@ -450,6 +513,14 @@ REFERENCES: dict[str, Reference] = {
     "votes.cu:match_stride": match_stride,
     "votes.cu:block_votes": block_votes,
     "votes.cu:claim": claim,
+    "switch.cu:act": act,
+    "switch.cu:in_loop": in_loop,
+    "switch.cu:by_warp": by_warp,
+    "switch.cu:by_step": by_step,
+    "userland.cu:dsum": dsum,
+    "userland.cu:shfl8": shfl8,
+    "userland.cu:norm3": norm3,
+    "userland.cu:invert": invert,
     "gridstride.cu:scale_gs": scale_gs,
     "gridstride.cu:gather_gs": gather_gs,
     "gridstride.cu:roll2d_gs": roll2d_gs,

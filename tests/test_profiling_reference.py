@@ -1,6 +1,6 @@
-"""The numpy references of kernels/idioms.cu, flat.cu, gridstride.cu, local.cu, spill.cu and sparse.cu
-(profiling.reference) against the kernels' own loops, written out per thread as the .cu reads, at small odd sizes: what a GPU run
-is checked by."""
+"""The numpy references (profiling.reference) of kernels/idioms.cu, flat.cu, gridstride.cu, local.cu,
+spill.cu, sparse.cu, votes.cu, switch.cu and userland.cu against the kernels' own loops, written out
+per thread as the .cu reads, at small odd sizes: what a GPU run is checked by."""
 
 from __future__ import annotations
 
@@ -123,6 +123,35 @@ def _per_thread(entry: str, a: dict, s: dict) -> dict:
         return {"y": [float(a["x"][(i // N) * s["ld"] + i % N]) for i in range(M * N)]}
     if entry == "roll2d_gs":
         return {"y": [float(a["x"][((i // N + s["dy"]) % M) * N + (i % N + s["dx"]) % N]) for i in range(M * N)]}
+    if entry in ("act", "by_warp", "by_step"):  # kernels/switch.cu, a case a thread
+        n, x, y = s["n"], a["x"], a["y"].astype(np.float64).copy()
+        for i in range(n):
+            if entry == "act":
+                v, mode = float(x[i]), s["mode"]
+                at, value = {0: (i, v), 1: (i, max(v, 0.0)), 2: (2 * i, v * 0.5), 3: (i, v * v), 4: (n - 1 - i, v),
+                             5: (i, -v), 6: (i + 1, v + 1)}.get(mode, (None, None))
+            else:
+                case = (i % 256) // 32 if entry == "by_warp" else (i // s["step"]) % 7
+                at, value = [(i, x[i]), (i, x[2 * i]), (i, x[i + 5]), (n + 4 * i, 1.0), (i, 2.0), (i, x[n - 1 - i]),
+                             (5 * n + i + 9, x[3 * i]), (i, -1.0)][case]
+            if at is not None:
+                y[at] = value
+        return {"y": y}
+    if entry == "in_loop":
+        n, k, x = s["n"], s["k"], a["x"]
+        return {"y": [sum(float(x[j * n + i]) for j in range(k)) if s["mode"] == 0 else
+                      sum(float(x[i * k + j]) for j in range(k)) for i in range(n)]}
+    if entry == "dsum":
+        return {"s": [float(a["s"][0]) + sum(float(v) for v in a["x"][: s["n"]])]}
+    if entry == "shfl8":
+        n = s["n"]
+        return {"y": [sum(float(a["x"][i + d]) for d in range(8) if i + d < n) for i in range(0, n, 8)]}
+    if entry == "norm3":
+        p = a["p"]
+        return {"r": [float(np.sqrt(sum(float(p[3 * i + c]) ** 2 for c in range(3)))) for i in range(s["n"])]}
+    if entry == "invert":
+        p = a["p"]
+        return {"q": [255 - int(p[4 * i + c]) if c < 3 else int(p[4 * i + c]) for i in range(s["n"]) for c in range(4)]}
     raise AssertionError(entry)
 
 
@@ -157,6 +186,14 @@ CASES = {
     "match_stride": ({"n": 70, "s": 3}, lambda s: {"y": _f(32 * 70 + 31)}),
     "block_votes": ({"n": 300}, lambda s: {"y": _f(2 * 300 + 8)}),
     "claim": ({"n": 9}, lambda s: {"flags": RNG.integers(0, 2, 9).astype(np.int32)}),
+    "act": ({"n": 9, "mode": 4}, lambda s: {"x": _f(9), "y": _f(19)}),
+    "in_loop": ({"n": 5, "k": 3, "mode": 1}, lambda s: {"x": _f(15), "y": _f(5)}),
+    "by_warp": ({"n": 300}, lambda s: {"x": _f(905), "y": _f(1809)}),
+    "by_step": ({"n": 40, "step": 3}, lambda s: {"x": _f(125), "y": _f(249)}),
+    "dsum": ({"n": 9}, lambda s: {"x": _f(9).astype(np.float64), "s": np.array([0.25])}),
+    "shfl8": ({"n": 13}, lambda s: {"x": _f(13), "y": _f(2)}),
+    "norm3": ({"n": 5}, lambda s: {"p": _f(15), "r": _f(5)}),
+    "invert": ({"n": 5}, lambda s: {"p": RNG.integers(0, 256, 20).astype(np.uint8), "q": np.zeros(20, np.uint8)}),
 }
 FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "flat.cu"),
         **dict.fromkeys(("scale_gs", "gather_gs", "roll2d_gs"), "gridstride.cu"),
@@ -164,7 +201,9 @@ FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "
         **dict.fromkeys(("double_stack", "byte_shuffle", "spill"), "spill.cu"),
         **dict.fromkeys(("gather", "spmv_csr", "histogram"), "sparse.cu"),
         **dict.fromkeys(("count_from", "ballot_count", "shared_hist", "max_abs", "match_stride",
-                          "block_votes", "claim"), "votes.cu")}
+                          "block_votes", "claim"), "votes.cu"),
+        **dict.fromkeys(("act", "in_loop", "by_warp", "by_step"), "switch.cu"),
+        **dict.fromkeys(("dsum", "shfl8", "norm3", "invert"), "userland.cu")}
 
 
 @pytest.mark.parametrize("entry", sorted(CASES))

@@ -46,7 +46,8 @@ ELEMENT_BYTES = {"float": 4, "double": 8, "half": 2, "__half": 2, "float2": 8, "
                  "unsigned": 4, "char": 1, "short": 2, "long": 8, "int2": 8, "int4": 16, "bfloat16": 2,
                  "__nv_bfloat16": 2, "uint8_t": 1, "int8_t": 1, "int32_t": 4, "uint32_t": 4, "int64_t": 8,
                  "uint64_t": 8, "int16_t": 2, "uint16_t": 2, "half2": 4, "__half2": 4, "bfloat162": 4,
-                 "__nv_bfloat162": 4, "double2": 16, "uint2": 8, "uint4": 16, "short2": 4, "char4": 4, "uchar4": 4}
+                 "__nv_bfloat162": 4, "double2": 16, "uint2": 8, "uint4": 16, "short2": 4, "char4": 4, "uchar4": 4,
+                 "float3": 12}
 FLOAT_TYPES = {"float", "double", "half", "__half", "__nv_bfloat16", "bfloat16"}
 
 
