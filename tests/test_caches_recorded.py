@@ -433,6 +433,20 @@ def _blind(name: str, traces: int, exact: int):
     return predicted, found, frame
 
 
+def _as_committed(predicted: dict, found: list) -> None:
+    """Each trace's global requests and sectors of loads and stores, and its atomics' and
+    reductions' requests (their sectors are reported, not claimed), are the sums of the rows
+    predicted for its launch before it ran; every launch was measured twice."""
+    metric = {("load", "requests"): ("ld",), ("load", "sectors"): ("ld",), ("store", "requests"): ("st",),
+              ("store", "sectors"): ("st",), ("atomic", "requests"): ("red", "atom")}
+    assert sorted(f"{t.path.parent.name}/{t.path.stem}" for t in found) == sorted(2 * list(predicted))
+    for t in found:
+        rows = predicted[f"{t.path.parent.name}/{t.path.stem}"]["rows"]
+        for (op, what), kinds in metric.items():
+            want = sum(r[what] for r in rows if r["op"] == op)
+            assert sum(t.metrics[f"l1tex__t_{what}_pipe_lsu_mem_global_op_{k}.sum"] for k in kinds) == want
+
+
 def _blind_as_predicted(name: str, folder: str, traces: int, exact: int):
     """A blind batch's measured traces compared with the model (`_blind`): its L1, L2 and DRAM
     figures, each asserted to be the prediction committed before the batch ran."""
@@ -668,10 +682,12 @@ def test_a_launch_that_loads_nothing_hits_nothing_and_that_is_within():
     assert compare.cache_status(5, 0, None, 0.02) == "no reference: its reference count measured 0"
 
 
-@pytest.mark.parametrize("name,traces,exact", [("blind14", 24, 432), ("blind15", 42, 668), ("atoms", 4, 120), ("atoms2", 5, 134)])
+@pytest.mark.parametrize("name,traces,exact", [("blind14", 24, 432), ("blind15", 42, 668), ("atoms", 4, 120), ("atoms2", 5, 134),
+                                                 ("blind16", 48, 792)])
 def test_blind_batches_measured_on_an_h100_are_exact_and_leave_the_caches_unjudged(name, traces, exact):
-    # blind batches 14 (kernels/sortscan.cu) and 15 (kernels/votes.cu), and the per-instruction
-    # ATOMS run (scripts/h200_plan_atoms.py), predicted before they ran, measured on an H100 80GB
+    # blind batches 14 (kernels/sortscan.cu), 15 (kernels/votes.cu) and 16 (kernels/switch.cu, a
+    # switch's jump tables, and kernels/userland.cu), and the per-instruction ATOMS runs
+    # (scripts/h200_plan_atoms.py), predicted before they ran, measured on an H100 80GB
     # HBM3 when no H200 could be had (same GH100 SM, driver 580.159.04 and ncu 2025.3.1): every
     # claimed count equals ncu's, among them shared_hist's ATOMS on 8 words of one bank (250,003
     # wavefronts, 218,752 excessive, at n = 1,000,003) and the warp-aggregated atomics' one REDG a
@@ -688,6 +704,8 @@ def test_blind_batches_measured_on_an_h100_are_exact_and_leave_the_caches_unjudg
     if name == "atoms2":  # count_from at n = 1,000,003: one aggregated REDG a warp, ceil(n / 32)
         redg = frame[frame.trace.str.contains("count_from")].set_index("metric")
         assert redg.measured["l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"] == 31_251
+    if name == "blind16":  # switch.cu's jump tables, userland.cu: as predicted before the run (stop 26)
+        _as_committed(json.loads((TRACES_DIR.parent / "scripts" / "h200_blind16_predictions.json").read_text()), found)
     if name == "atoms":
         rows = frame[frame.metric.str.startswith("h atomic (shared, 4 B): L1 Wavefronts Shared")]
         shift5 = rows[rows.trace.str.contains("shift5")]
