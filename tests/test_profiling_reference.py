@@ -1,6 +1,6 @@
 """The numpy references (profiling.reference) of kernels/idioms.cu, flat.cu, gridstride.cu, local.cu,
-spill.cu, sparse.cu, votes.cu, switch.cu and userland.cu against the kernels' own loops, written out
-per thread as the .cu reads, at small odd sizes: what a GPU run is checked by."""
+spill.cu, sparse.cu, votes.cu, switch.cu, userland.cu and atomics.cu against the kernels' own loops,
+written out per thread as the .cu reads, at small odd sizes: what a GPU run is checked by."""
 
 from __future__ import annotations
 
@@ -152,6 +152,13 @@ def _per_thread(entry: str, a: dict, s: dict) -> dict:
     if entry == "invert":
         p = a["p"]
         return {"q": [255 - int(p[4 * i + c]) if c < 3 else int(p[4 * i + c]) for i in range(s["n"]) for c in range(4)]}
+    if entry in ("f32_one", "f32_two", "f32_eight", "f64_two", "f32_old", "u64_one"):  # kernels/atomics.cu
+        out = "d" if entry == "f64_two" else "c" if entry == "u64_one" else "s"
+        acc = [float(v) for v in a[out]]
+        for i in range(s["n"]):
+            word = {"f32_two": i & 1, "f64_two": i & 1, "f32_eight": 8 * (i & 7)}.get(entry, 0)
+            acc[word] += float(int(a["k"][i]) % 2**32) if entry == "u64_one" else float(a["x"][i])
+        return {out: acc}
     raise AssertionError(entry)
 
 
@@ -193,6 +200,13 @@ CASES = {
     "dsum": ({"n": 9}, lambda s: {"x": _f(9).astype(np.float64), "s": np.array([0.25])}),
     "shfl8": ({"n": 13}, lambda s: {"x": _f(13), "y": _f(2)}),
     "norm3": ({"n": 5}, lambda s: {"p": _f(15), "r": _f(5)}),
+    "f32_one": ({"n": 9}, lambda s: {"x": _f(9), "s": _f(1)}),
+    "f32_two": ({"n": 9}, lambda s: {"x": _f(9), "s": _f(2)}),
+    "f32_eight": ({"n": 19}, lambda s: {"x": _f(19), "s": _f(57)}),
+    "f64_two": ({"n": 9}, lambda s: {"x": _f(9).astype(np.float64), "d": _f(2).astype(np.float64)}),
+    "f32_old": ({"n": 9}, lambda s: {"x": _f(9), "s": _f(1), "o": _f(9)}),
+    "u64_one": ({"n": 9}, lambda s: {"k": RNG.integers(-2**31, 2**31, 9).astype(np.int32),
+                                     "c": np.array([7], dtype=np.uint64)}),
     "invert": ({"n": 5}, lambda s: {"p": RNG.integers(0, 256, 20).astype(np.uint8), "q": np.zeros(20, np.uint8)}),
 }
 FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "flat.cu"),
@@ -203,7 +217,8 @@ FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "
         **dict.fromkeys(("count_from", "ballot_count", "shared_hist", "max_abs", "match_stride",
                           "block_votes", "claim"), "votes.cu"),
         **dict.fromkeys(("act", "in_loop", "by_warp", "by_step"), "switch.cu"),
-        **dict.fromkeys(("dsum", "shfl8", "norm3", "invert"), "userland.cu")}
+        **dict.fromkeys(("dsum", "shfl8", "norm3", "invert"), "userland.cu"),
+        **dict.fromkeys(("f32_one", "f32_two", "f32_eight", "f64_two", "f32_old", "u64_one"), "atomics.cu")}
 
 
 @pytest.mark.parametrize("entry", sorted(CASES))
