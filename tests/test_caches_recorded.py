@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -447,7 +448,7 @@ def _as_committed(predicted: dict, found: list) -> None:
             assert sum(t.metrics[f"l1tex__t_{what}_pipe_lsu_mem_global_op_{k}.sum"] for k in kinds) == want
 
 
-def _blind_as_predicted(name: str, folder: str, traces: int, exact: int):
+def _blind_as_predicted(name: str, folder: str | None, traces: int, exact: int):
     """A blind batch's measured traces compared with the model (`_blind`): its L1, L2 and DRAM
     figures, each asserted to be the prediction committed before the batch ran."""
     predicted, found, frame = _blind(name, traces, exact)
@@ -455,7 +456,7 @@ def _blind_as_predicted(name: str, folder: str, traces: int, exact: int):
     assert len(cache) == 3 * traces and cache.predicted.notna().all()
     fields = {L1_HIT: "l1_hit_sectors", L2_READ: "l2_read_sectors", DRAM_READ: "dram_read_bytes"}
     for _, row in cache.iterrows():
-        launch = predicted[f"{folder}/" + row.trace.rsplit("/", 1)[-1].removesuffix(".json")]["caches"]
+        launch = predicted[f"{folder or Path(row.trace).parent.name}/{Path(row.trace).stem}"]["caches"]
         assert launch[fields[row.metric]] == row.predicted
     return cache
 
@@ -578,6 +579,40 @@ def test_blind_batch_13_indices_the_launch_gives_exact_and_the_caches_as_predict
     assert names == sorted(2 * [f"gather__n12000007 {DRAM_READ}", f"gather__n97 {DRAM_READ}",
                                 f"spmv_csr__rows200003 {L1_HIT}", f"spmv_csr__rows200003 {L2_READ}",
                                 f"spmv_csr__rows1500007 {L1_HIT}", f"spmv_csr__rows1500007 {L2_READ}"])
+
+
+@pytest.mark.parametrize("name,folder,traces,exact,rmw", [
+    ("blind14", "sortscan", 24, 432, ()),
+    ("blind15", "votes", 44, 696, ("block_votes__n1000003", "block_votes__n12000000", "match_stride__n1000003_s3")),
+    ("blind16", None, 48, 792, ("by_step__n1000003_step1",)),  # switch.cu and userland.cu
+    ("atoms3", "atomics", 24, 400, ()),
+])
+def test_blind_batches_14_to_16_on_the_h200_exact_and_what_lies_outside_is_dram(name, folder, traces, exact, rmw):
+    # blind batches 14 (kernels/sortscan.cu), 15 (votes.cu), 16 (switch.cu: a switch's jump tables;
+    # userland.cu) and kernels/atomics.cu, predicted before they ran (scripts/h200_NAME_predictions.json)
+    # and measured twice on the H200 in stop 26 (scripts/call34.sh, call35.sh; 14 and 15 had run on
+    # an H100 only): every claimed count equals ncu's, every L1 and L2 figure lies within its
+    # tolerance, and so does every DRAM figure but (a) launches whose DRAM reads are a few KB of
+    # fixed cost (at most 13 KB measured, at most 2 KB off) and (b) `rmw`: stores that write part of each 32-byte
+    # sector (block_votes' y[2 i], match_stride's one float a sector, by_step's y[n + 4 i]). The L2
+    # reads such a sector from DRAM before it writes it back: the measured DRAM reads exceed the
+    # prediction by the measured DRAM writes, to within 15%, both runs; the model leaves them out
+    # (docs/CACHES.md, what the model does not capture)
+    if name in ("blind14", "blind15", "blind16"):
+        cache = _blind_as_predicted(name, folder, traces, exact)
+    else:
+        cache = _blind(name, traces, exact)[2]
+        cache = cache[cache.metric.isin([L1_HIT, L2_READ, DRAM_READ])]
+    outside = cache[~cache.status.str.startswith("within")]
+    assert set(outside.metric) <= {DRAM_READ}
+    stem = outside.trace.map(lambda t: t.rsplit("/", 1)[-1].removesuffix(".json"))
+    assert sorted(stem[stem.isin(rmw)]) == sorted(2 * list(rmw))
+    small = outside[~stem.isin(rmw)]
+    assert (small.measured <= 13 * 1024).all() and ((small.measured - small.predicted).abs() <= 2048).all()
+    for trace in outside[stem.isin(rmw)].trace:
+        t = load_trace(Path(trace))
+        row = outside[outside.trace == trace].iloc[0]
+        assert abs((row.measured - row.predicted) / t.metrics["dram__bytes_write.sum"] - 1) < 0.15
 
 
 def test_a_row_every_block_reads_a_stretch_of_misses_in_each_sms_l1_once():
