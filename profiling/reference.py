@@ -49,8 +49,8 @@ ENTRY_TOLERANCES = {  # tensor-core accumulation, not float64 (see Limitations)
     "wmma.cu:wmma_half_smem": (1e-3, 1e-2),
     # n float32 atomic adds to one word, in whatever order the warps arrive: up to 100,003 values
     # in [-1, 1) whose sum drifts by a few hundred float32 roundings of its running value
-    **dict.fromkeys(("atomics.cu:f32_one", "atomics.cu:f32_two", "atomics.cu:f32_eight", "atomics.cu:f32_old"),
-                    (1e-3, 0.1)),
+    **dict.fromkeys(("atomics.cu:f32_one", "atomics.cu:f32_two", "atomics.cu:f32_eight", "atomics.cu:f32_old",
+                     "atomics2.cu:uneven", "atomics2.cu:mixed"), (1e-3, 0.1)),
 }
 
 
@@ -470,6 +470,15 @@ def u64_one(a: Arrays, s: Scalars) -> Arrays:
     return {"c": a["c"][:1].astype(np.uint64) + k.sum(dtype=np.uint64)}
 
 
+def uneven(a: Arrays, s: Scalars) -> Arrays:
+    return {"s": _added_at(a, s, "s", lambda i: (i % 3 != 0).astype(np.int64))}
+
+
+def mixed(a: Arrays, s: Scalars) -> Arrays:
+    lane = lambda i: i % 256 % 32  # noqa: E731 (threadIdx.x & 31 with blocks of 256)
+    return {"s": _added_at(a, s, "s", lambda i: np.where(lane(i) < 24, 0, lane(i) + 8))}
+
+
 def f32_old(a: Arrays, s: Scalars) -> Arrays:
     # the old values o[i] depend on the order the atomics ran in: only the sum is checked
     return {"s": _added_at(a, s, "s", lambda i: 0 * i)}
@@ -564,6 +573,8 @@ REFERENCES: dict[str, Reference] = {
     "atomics.cu:f64_two": f64_two,
     "atomics.cu:u64_one": u64_one,
     "atomics.cu:f32_old": f32_old,
+    "atomics2.cu:uneven": uneven,
+    "atomics2.cu:mixed": mixed,
     "gridstride.cu:scale_gs": scale_gs,
     "gridstride.cu:gather_gs": gather_gs,
     "gridstride.cu:roll2d_gs": roll2d_gs,

@@ -152,11 +152,13 @@ def _per_thread(entry: str, a: dict, s: dict) -> dict:
     if entry == "invert":
         p = a["p"]
         return {"q": [255 - int(p[4 * i + c]) if c < 3 else int(p[4 * i + c]) for i in range(s["n"]) for c in range(4)]}
-    if entry in ("f32_one", "f32_two", "f32_eight", "f64_two", "f32_old", "u64_one"):  # kernels/atomics.cu
+    if entry in ("f32_one", "f32_two", "f32_eight", "f64_two", "f32_old", "u64_one", "uneven", "mixed"):
         out = "d" if entry == "f64_two" else "c" if entry == "u64_one" else "s"
         acc = [float(v) for v in a[out]]
         for i in range(s["n"]):
-            word = {"f32_two": i & 1, "f64_two": i & 1, "f32_eight": 8 * (i & 7)}.get(entry, 0)
+            lane = i % 256 % 32
+            word = {"f32_two": i & 1, "f64_two": i & 1, "f32_eight": 8 * (i & 7), "uneven": int(i % 3 != 0),
+                    "mixed": 0 if lane < 24 else lane + 8}.get(entry, 0)
             acc[word] += float(int(a["k"][i]) % 2**32) if entry == "u64_one" else float(a["x"][i])
         return {out: acc}
     raise AssertionError(entry)
@@ -207,6 +209,8 @@ CASES = {
     "f32_old": ({"n": 9}, lambda s: {"x": _f(9), "s": _f(1), "o": _f(9)}),
     "u64_one": ({"n": 9}, lambda s: {"k": RNG.integers(-2**31, 2**31, 9).astype(np.int32),
                                      "c": np.array([7], dtype=np.uint64)}),
+    "uneven": ({"n": 9}, lambda s: {"x": _f(9), "s": _f(2)}),
+    "mixed": ({"n": 40}, lambda s: {"x": _f(40), "s": _f(40)}),
     "invert": ({"n": 5}, lambda s: {"p": RNG.integers(0, 256, 20).astype(np.uint8), "q": np.zeros(20, np.uint8)}),
 }
 FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "flat.cu"),
@@ -218,7 +222,8 @@ FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "
                           "block_votes", "claim"), "votes.cu"),
         **dict.fromkeys(("act", "in_loop", "by_warp", "by_step"), "switch.cu"),
         **dict.fromkeys(("dsum", "shfl8", "norm3", "invert"), "userland.cu"),
-        **dict.fromkeys(("f32_one", "f32_two", "f32_eight", "f64_two", "f32_old", "u64_one"), "atomics.cu")}
+        **dict.fromkeys(("f32_one", "f32_two", "f32_eight", "f64_two", "f32_old", "u64_one"), "atomics.cu"),
+        **dict.fromkeys(("uneven", "mixed"), "atomics2.cu")}
 
 
 @pytest.mark.parametrize("entry", sorted(CASES))

@@ -9,6 +9,12 @@ thread's 4-byte word w of its local window lies at 128 w + 4 lane of its warp's,
 name the same offset touch consecutive words (`local`; blind batch 11 measured it, see
 docs/EXACTNESS.md section 3).
 
+Atomics and reductions (ATOMG, REDG) whose lanes share a word are applied one lane a pass: ncu
+counts, per sector, as many sectors as the most lanes that name one word in it (`atomic`; measured
+in stop 26 on the H200: a float, double or 64-bit reduction, or an ATOMG, with all 32 lanes on one
+word takes 32 sectors, on two words of one sector 16, on eight words a sector apart 4 each, 32 in
+all; distinct words a sector as loads: kernels/atomics.cu, traces/holdout/atoms3).
+
 Limitations: widths above 32 bytes are not CUDA loads and are rejected; the L1's handling of one
 request in several passes (wavefronts) is not modelled here, only what ncu's `t_sectors` counts:
 the distinct sectors a request touches.
@@ -86,6 +92,42 @@ def coalesce(addresses: np.ndarray, mask: np.ndarray, width: int) -> Coalesced:
         broadcast=(distinct < active).astype(np.int64),
         ideal_sectors=-(-union // SECTOR),
     )
+
+
+def atomic(addresses: np.ndarray, mask: np.ndarray, width: int) -> Coalesced:
+    """`coalesce` for a global atomic or reduction: each sector counted as often as the most
+    active lanes that update one address in it (lanes on one word are applied one at a time)."""
+    c = coalesce(addresses, mask, width)
+    addresses = np.asarray(addresses, dtype=np.int64)
+    mask = np.asarray(mask, dtype=bool)
+    if not mask.any():
+        return c
+    starts = np.where(mask, addresses, _SENTINEL)
+    starts.sort(axis=1)
+    # per row, the run length of each distinct address (at its last lane in sorted order)
+    same = np.zeros(starts.shape, dtype=bool)
+    same[:, 1:] = (starts[:, 1:] == starts[:, :-1]) & (starts[:, 1:] != _SENTINEL)
+    run = np.zeros(starts.shape, dtype=np.int64)
+    count = np.zeros(starts.shape[0], dtype=np.int64)
+    for k in range(starts.shape[1]):
+        count = np.where(same[:, k], count + 1, 1)
+        run[:, k] = count
+    last = np.ones(starts.shape, dtype=bool)
+    last[:, :-1] = ~same[:, 1:]
+    last &= starts != _SENTINEL
+    # per row and sector, the longest run of an address in it
+    rows, cols = np.nonzero(last)  # row-major: rows ascending, and within a row addresses ascending,
+    sector = starts[rows, cols] // SECTOR  # so each row's sectors come in order too
+    runs = run[rows, cols]
+    new = np.ones(len(rows), dtype=bool)
+    new[1:] = (rows[1:] != rows[:-1]) | (sector[1:] != sector[:-1])
+    group = np.cumsum(new) - 1
+    most = np.zeros(group[-1] + 1, dtype=np.int64)
+    np.maximum.at(most, group, runs)
+    sectors = np.zeros(starts.shape[0], dtype=np.int64)
+    np.add.at(sectors, rows[new], most)
+    return Coalesced(active=c.active, requests=c.requests, sectors=sectors, lines=c.lines, distinct=c.distinct,
+                     broadcast=c.broadcast, ideal_sectors=c.ideal_sectors)
 
 
 WORD = 4  # bytes: the interleave of local memory, one word per lane in turn

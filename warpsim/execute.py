@@ -64,7 +64,7 @@ class ExecKernel(Kernel):
         n = self._shape[0] * self.warps
         region_w = region.reshape(n, 32)
         row.add(**tally(space, width, addr.reshape(n, 32), active.reshape(n, 32),
-                        region_w.any(axis=1), np.ones(n, dtype=np.int64)))
+                        region_w.any(axis=1), np.ones(n, dtype=np.int64), op))
 
     def _check(self, name, idx, active, size, width, line):
         lanes = width // FLOAT if width >= FLOAT else 1

@@ -243,7 +243,7 @@ def count_site(site, threads: int) -> dict[str, int]:
         addr = (base[sl, None] + lane_addr[None, :]).reshape(g * warps, 32)
         w = weight[sl]
         counts = tally(site.space, site.width, addr, live.reshape(g * warps, 32),
-                       reach.reshape(g * warps, 32).any(axis=1), np.repeat(w, warps))
+                       reach.reshape(g * warps, 32).any(axis=1), np.repeat(w, warps), site.op)
         for k, v in counts.items():
             totals[k] = totals.get(k, 0) + v
     return totals

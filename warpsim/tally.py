@@ -5,17 +5,18 @@ from __future__ import annotations
 import numpy as np
 
 from warpsim import banks
-from warpsim.coalescer import coalesce, local
+from warpsim.coalescer import atomic, coalesce, local
 
 
 def tally(space: str, width: int, addresses: np.ndarray, mask: np.ndarray, reach: np.ndarray,
-          weight: np.ndarray) -> dict[str, int]:
+          weight: np.ndarray, op: str = "load") -> dict[str, int]:
     """Counters for instructions given as rows of `addresses`/`mask` (n, 32) bytes/bool.
 
     `reach` (n,) says whether the warp executes the instruction at all (some lane reached it);
     `mask` says which lanes access memory (reached and not predicated off). `weight` (n,) is how
     many identical instructions each row stands for (1 in the brute-force path): int64, or an
-    object array of Python integers where the sums could pass 2**63 (they are then exact)."""
+    object array of Python integers where the sums could pass 2**63 (they are then exact). A global
+    `op` "atomic" counts its sectors as warpsim.coalescer.atomic does."""
     weight = np.asarray(weight)
     if weight.dtype != object:
         weight = weight.astype(np.int64)
@@ -23,7 +24,8 @@ def tally(space: str, width: int, addresses: np.ndarray, mask: np.ndarray, reach
     if space == "check":  # a claim of the engine's: its live lanes are violations
         return {"violations": int(np.dot(np.count_nonzero(mask, axis=1).astype(kind), weight))}
     if space in ("global", "local"):
-        c = (coalesce if space == "global" else local)(addresses, mask, width)
+        count = local if space == "local" else atomic if op == "atomic" else coalesce
+        c = count(addresses, mask, width)
         per_row = {
             "requests": c.requests,
             "sectors": c.sectors,

@@ -61,7 +61,7 @@ def count(access, threads: int) -> dict[str, int]:
     for lo in range(0, len(address), CONCRETE_WARPS):
         part = slice(lo, lo + CONCRETE_WARPS)
         counts = tally(access.site.space, access.site.width, address[part], live[part], reach[part].any(axis=1),
-                       np.ones(len(address[part]), dtype=np.int64))
+                       np.ones(len(address[part]), dtype=np.int64), access.site.op)
         for name, v in counts.items():
             total[name] = total.get(name, 0) + v
     return total

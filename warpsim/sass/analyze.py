@@ -269,7 +269,7 @@ def brute_force(kernel: Kernel, by_line: bool = False, by_pc: bool = False, chun
             return  # concrete runs follow every thread: nothing to prove
         addr, reach, live = concrete_lanes(a, n)
         counts = tally(a.space, a.width, addr.reshape(-1, 32), live.reshape(-1, 32), reach.reshape(-1, 32).any(axis=1),
-                       np.ones(n // 32, dtype=np.int64))
+                       np.ones(n // 32, dtype=np.int64), a.op)
         items.append(((a.space, a.array, a.op, a.width, a.ins.line or 0, a.ins.pc, a.ins.opcode), counts))
 
     threads = run_blocks(kernel, record, chunk_threads, max_blocks, progress, max_seconds)
