@@ -75,17 +75,19 @@ SASS_EXTRA: tuple[Metric, ...] = (
     Metric("smsp__inst_executed_op_ldgsts.sum", "warp instructions", ("shared", "store", "instructions"), False,
            ("LDGSTS",)),
     Metric("smsp__inst_executed_op_ldsm.sum", "warp instructions", ("shared", "load", "instructions"), False, ("LDSM",)),
-    Metric("smsp__inst_executed_op_global_red.sum", "warp instructions", ("global", "atomic", "instructions"), False,
+    Metric("smsp__inst_executed_op_global_red.sum", "warp instructions", ("global", "atomic", "instructions"), True,
            ("REDG", "RED")),
-    Metric("l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", "requests", ("global", "atomic", "requests"), False,
+    Metric("l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", "requests", ("global", "atomic", "requests"), True,
            ("REDG", "RED")),
-    Metric("l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", "32 B sectors", ("global", "atomic", "sectors"), False,
+    Metric("l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", "32 B sectors", ("global", "atomic", "wavefronts"), True,
            ("REDG", "RED")),
     # an atomic whose old value is used (ATOMG): ncu counts it under _op_atom, not _op_red (blind
-    # batch 11's ticket: 93,751 requests and 375,003 sectors at n = 3,000,017, all under _op_atom)
-    Metric("l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "requests", ("global", "atomic", "requests"), False,
+    # batch 11's ticket: 93,751 requests and 375,003 sectors at n = 3,000,017, all under _op_atom).
+    # Claimed since stop 26: the sectors are passes, each sector once per lane on its busiest word
+    # (warpsim.coalescer.atomic_passes; kernels/atomics.cu and atomics2.cu, the latter blind)
+    Metric("l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "requests", ("global", "atomic", "requests"), True,
            ("ATOMG", "ATOM")),
-    Metric("l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", "32 B sectors", ("global", "atomic", "sectors"), False,
+    Metric("l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", "32 B sectors", ("global", "atomic", "wavefronts"), True,
            ("ATOMG", "ATOM")),
     # local memory (LDL/STL), laid out a 4-byte word per lane in turn (warpsim.coalescer.local):
     # blind batch 11's 12 local launches, 4- and 16-byte accesses, full and partial warps, equal

@@ -3,8 +3,11 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+from test_sass_frontend import needs_nvcc
 
 
 def warpsim(*args):
@@ -122,3 +125,14 @@ def test_by_line_with_caches_shows_both_tables():
     text = " ".join(p.stdout.split())
     assert "by source line" in text and "caches, predicted for the H200" in text
     assert "Of 2.1 MB requested by the loads" in text  # A and B: 2 * 64^3 loads of 4 bytes = 2.10 MB
+
+
+@needs_nvcc
+def test_an_atomic_whose_lanes_share_a_word_shows_its_sector_passes():
+    # kernels/atomics.cu's f32_two at n = 1000: each warp's lanes add to s[0] and s[1], two words of
+    # one sector, 16 lanes each: 1 sector a request (32 in all) and 16 passes (31 x 16 + 4 for the
+    # last warp's 8 lanes = 500: what ncu measured, traces/holdout/atoms3)
+    atomics = Path(__file__).resolve().parent.parent / "kernels" / "atomics.cu"
+    out = warpsim("analyze", str(atomics), "--entry", "f32_two", "--grid", "cdiv(n,256)", "--block", "256",
+                  "--arg", "n=1000").stdout
+    assert "s atomic (red): 500 sector passes for 32 sectors" in " ".join(out.split())

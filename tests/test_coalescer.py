@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from warpsim.coalescer import coalesce, local
+from warpsim.coalescer import atomic_passes, coalesce, local
 
 LANES = np.arange(32, dtype=np.int64)
 ALL = np.ones((1, 32), dtype=bool)
@@ -126,6 +126,38 @@ def test_against_a_per_lane_set_reference():
         assert c.sectors[i] == len({a // 32 for a in live})
         assert c.lines[i] == len({a // 128 for a in live})
         assert c.ideal_sectors[i] == -(-4 * len(set(live)) // 32)
+
+
+# Global atomics: lanes on one word are applied one a pass, so a request's sector counts once per
+# lane on its busiest word (kernels/atomics.cu and atomics2.cu, measured: traces/holdout/atoms3,
+# traces/h100/atoms4).
+
+
+def passes(addr, mask=ALL):
+    return int(atomic_passes(np.asarray(addr, dtype=np.int64).reshape(1, 32), mask)[0])
+
+
+def test_atomic_passes_as_measured():
+    assert passes(np.zeros(32)) == 32  # f32_one, dsum, u64_one, f32_old: every lane on one word
+    assert passes(4 * (LANES & 1)) == 16  # f32_two, f64_two (8-byte words): 16 lanes on each
+    assert passes(32 * (LANES & 7)) == 32  # f32_eight: 8 sectors of 4 lanes each
+    assert passes(4 * LANES) == 4  # distinct words: as a load, 4 sectors
+    # atomics2's uneven: with i = lane, 11 lanes (i % 3 == 0) on word 0, 21 on word 1: the busiest, 21
+    assert passes(np.where(LANES % 3 == 0, 0, 4)) == 21
+    # atomics2's mixed: 24 lanes on word 0 (sector 0), lanes 24..31 alone on words 32..39 (sector 1): 24 + 1
+    assert passes(4 * np.where(LANES < 24, 0, LANES + 8)) == 25
+    assert passes(np.zeros(32), LANES[None, :] < 8) == 8  # only the active lanes count
+    assert passes(np.zeros(32), np.zeros((1, 32), dtype=bool)) == 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(warps)
+def test_atomic_passes_lie_between_the_sectors_and_the_lanes(w):
+    addr, mask, width = w
+    addr = _aligned(addr, width)
+    c, p = coalesce(addr, mask, width), atomic_passes(addr, mask)
+    assert np.all(c.sectors <= p) and np.all(p <= c.active)
+    assert np.all((p == c.sectors) | (c.distinct < c.active))  # more passes only where lanes share a word
 
 
 # Local memory (LDL/STL): the hardware interleaves a warp's local memory a 4-byte word per lane,

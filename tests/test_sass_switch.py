@@ -2,9 +2,12 @@
 from constant bank 2 (the cubin's `.nv.constant2.<kernel>`), `BRX R6, -0x160` jumps there. nvcc
 emits one for a switch on a parameter (an activation's mode), on the warp index, on a flat index
 divided by a parameter, and on data; a switch on the lane or the block index it compiles to
-branches. Kernels written here, compiled with the pinned nvcc."""
+branches. The kernels of blind batch 16 (kernels/switch.cu), and one written here, compiled with
+the pinned nvcc."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -13,68 +16,11 @@ from warpsim.errors import UsageError
 from warpsim.sass import analyze as A
 from warpsim.sass import program as P
 
-KERNELS = '''extern "C" __global__ void act(int n, int mode, const float *x, float *y) {
+SWITCH = Path(__file__).resolve().parent.parent / "kernels" / "switch.cu"  # blind batch 16's, as measured
+DATA = '''extern "C" __global__ void by_data(int n, const int *k, float *y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  float v = x[i];
-  switch (mode) {                      // a parameter: every thread takes the same case
-    case 0: y[i] = v; break;
-    case 1: y[i] = v > 0.f ? v : 0.f; break;
-    case 2: y[2 * i] = v * 0.5f; break;
-    case 3: y[i] = v * v; break;
-    case 4: y[n - 1 - i] = v; break;
-    case 5: y[i] = -v; break;
-    case 6: y[i + 1] = v + 1.f; break;
-    default: break;
-  }
-}
-extern "C" __global__ void in_loop(int n, int k, int mode, const float *x, float *y) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  float s = 0.f;
-  for (int j = 0; j < k; ++j) {
-    switch (mode) {                    // nvcc takes the switch out of the loop: a loop per case
-      case 0: s += x[j * n + i]; break;
-      case 1: s += x[i * k + j]; break;
-      case 2: s -= x[j]; break;
-      case 3: s *= x[(j * n + i) / 2]; break;
-      case 4: s += 1.f; break;
-      case 5: s += x[i]; break;
-    }
-  }
-  y[i] = s;
-}
-extern "C" __global__ void by_warp(int n, const float *x, float *y) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  switch (threadIdx.x >> 5) {          // the warp index: each warp its own case
-    case 0: y[i] = x[i]; break;
-    case 1: y[i] = x[2 * i]; break;
-    case 2: y[i] = x[i + 5]; break;
-    case 3: y[4 * i] = 1.f; break;
-    case 4: y[i] = 2.f; break;
-    case 5: y[i] = x[n - 1 - i]; break;
-    case 6: y[i + 9] = x[3 * i]; break;
-    default: y[i] = -1.f; break;
-  }
-}
-extern "C" __global__ void by_step(int n, int step, const float *x, float *y) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  switch ((i / step) % 7) {            // a flat index divided by a parameter: counted block by block
-    case 0: y[i] = x[i]; break;
-    case 1: y[i] = x[2 * i]; break;
-    case 2: y[i] = x[i + 5]; break;
-    case 3: y[4 * i] = 1.f; break;
-    case 4: y[i] = 2.f; break;
-    case 5: y[i] = x[n - 1 - i]; break;
-    case 6: y[i + 9] = x[3 * i]; break;
-  }
-}
-extern "C" __global__ void by_data(int n, const int *k, float *y) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  switch (k[i]) {                      // line 62: which store runs, data decides
+  switch (k[i]) {                      // line 4: which store runs, data decides
     case 0: y[i] = 1.f; break;
     case 1: y[2 * i] = 1.f; break;
     case 2: y[i + 5] = 3.f; break;
@@ -87,9 +33,14 @@ extern "C" __global__ void by_data(int n, const int *k, float *y) {
 
 
 @pytest.fixture(scope="module")
-def source(tmp_path_factory):
-    path = tmp_path_factory.mktemp("switch") / "switch.cu"
-    path.write_text(KERNELS)
+def source():
+    return SWITCH
+
+
+@pytest.fixture(scope="module")
+def data_source(tmp_path_factory):
+    path = tmp_path_factory.mktemp("switch") / "by_data.cu"
+    path.write_text(DATA)
     return path
 
 
@@ -160,7 +111,7 @@ def test_a_switch_on_a_divided_flat_index_is_counted_block_by_block(source, step
 
 
 @needs_nvcc
-def test_a_switch_on_data_is_refused_in_one_line(source):
-    with pytest.raises(UsageError, match=r"by_data: a condition computed from data steers control flow .*line 62") as e:
-        A.analyze_launch(A.prepare(source, "by_data", "cdiv(n,256)", "256", {"n": 1000}))
+def test_a_switch_on_data_is_refused_in_one_line(data_source):
+    with pytest.raises(UsageError, match=r"by_data: a condition computed from data steers control flow .*line 4") as e:
+        A.analyze_launch(A.prepare(data_source, "by_data", "cdiv(n,256)", "256", {"n": 1000}))
     assert "\n" not in str(e.value)

@@ -9,8 +9,9 @@ thread's 4-byte word w of its local window lies at 128 w + 4 lane of its warp's,
 name the same offset touch consecutive words (`local`; blind batch 11 measured it, see
 docs/EXACTNESS.md section 3).
 
-Atomics and reductions (ATOMG, REDG) whose lanes share a word are applied one lane a pass: ncu
-counts, per sector, as many sectors as the most lanes that name one word in it (`atomic`; measured
+Atomics and reductions (ATOMG, REDG) whose lanes share a word are applied one lane a pass: ncu's
+`l1tex__t_sectors` counts, per sector, as many passes as the most lanes that name one word in it,
+where its per-instruction `L2 Theoretical Sectors Global` counts the distinct sectors (`atomic_passes`; measured
 in stop 26 on the H200: a float, double or 64-bit reduction, or an ATOMG, with all 32 lanes on one
 word takes 32 sectors, on two words of one sector 16, on eight words a sector apart 4 each, 32 in
 all; distinct words a sector as loads: kernels/atomics.cu, traces/holdout/atoms3).
@@ -94,14 +95,16 @@ def coalesce(addresses: np.ndarray, mask: np.ndarray, width: int) -> Coalesced:
     )
 
 
-def atomic(addresses: np.ndarray, mask: np.ndarray, width: int) -> Coalesced:
-    """`coalesce` for a global atomic or reduction: each sector counted as often as the most
-    active lanes that update one address in it (lanes on one word are applied one at a time)."""
-    c = coalesce(addresses, mask, width)
+def atomic_passes(addresses: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Per row, the sector passes of a global atomic or reduction (ncu's `l1tex__t_sectors` of
+    `_op_red`/`_op_atom`): each distinct sector once per lane on its busiest word, since lanes that
+    update one word are applied one at a time. Rows shaped (n, 32); atomics are aligned, so a
+    lane's word lies in one sector."""
     addresses = np.asarray(addresses, dtype=np.int64)
     mask = np.asarray(mask, dtype=bool)
+    sectors = np.zeros(addresses.shape[0], dtype=np.int64)
     if not mask.any():
-        return c
+        return sectors
     starts = np.where(mask, addresses, _SENTINEL)
     starts.sort(axis=1)
     # per row, the run length of each distinct address (at its last lane in sorted order)
@@ -124,10 +127,8 @@ def atomic(addresses: np.ndarray, mask: np.ndarray, width: int) -> Coalesced:
     group = np.cumsum(new) - 1
     most = np.zeros(group[-1] + 1, dtype=np.int64)
     np.maximum.at(most, group, runs)
-    sectors = np.zeros(starts.shape[0], dtype=np.int64)
     np.add.at(sectors, rows[new], most)
-    return Coalesced(active=c.active, requests=c.requests, sectors=sectors, lines=c.lines, distinct=c.distinct,
-                     broadcast=c.broadcast, ideal_sectors=c.ideal_sectors)
+    return sectors
 
 
 WORD = 4  # bytes: the interleave of local memory, one word per lane in turn

@@ -176,6 +176,9 @@ def show_analysis(kernel: str, M: str | None, N: str | None, K: str | None, bloc
             if more is not None:
                 show(out, more, width)
         out.print(report.worst_access(a))  # wrapped at its spaces: no figure is split
+        passes = report.atomic_passes_note(a)
+        if passes:
+            out.print(passes)
     if predicted is not None:
         from warpsim.caches.report import cache_layouts, coalescer_note, pitch_note, sentence
 

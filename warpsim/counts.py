@@ -29,7 +29,7 @@ class Row:
     broadcast_requests: int = 0  # requests where two or more active lanes share an address
     active_lanes: int = 0  # lane accesses
     bytes_requested: int = 0  # active lanes x access width, bytes
-    wavefronts: int = 0  # shared memory only: data-pipe wavefronts
+    wavefronts: int = 0  # shared memory: data-pipe wavefronts; global atomics: sector passes (coalescer.atomic_passes)
     bank_conflicts: int = 0  # shared memory only: wavefronts beyond the ideal
     line: int | None = None  # the .cu source line, when counted line by line (`analyze(by_line=True)`)
     pc: int | None = None  # the SASS instruction, when counted instruction by instruction (machine code)

@@ -83,6 +83,19 @@ def worst_access(a: Analysis) -> str:
     return "; ".join(_clause(g, worst) for g in groups.values()) + "."
 
 
+def atomic_passes_note(a: Analysis) -> str | None:
+    """For global atomics whose lanes share a word: their sector passes beside their sectors (lanes
+    on one word are applied one a pass; ncu's `l1tex__t_sectors` of `_op_red`/`_op_atom` counts
+    the passes, warpsim.coalescer.atomic_passes). None where every atomic's lanes name distinct words."""
+    rows = [r for r in a.rows if r.space == "global" and r.op == "atomic" and r.wavefronts > r.sectors]
+    if not rows:
+        return None
+    each = "; ".join(f"{r.array} {op_label(r)}: {r.wavefronts:,} sector passes for {r.sectors:,} sectors"
+                     for r in rows)
+    return (f"{each} (lanes that update one word are applied one a pass, as ncu's "
+            "l1tex__t_sectors counts them).")
+
+
 #: Opcode families the tables name beside the op (the plain LDG/STG/LDS/STS go unnamed).
 FAMILY_NAMES = {"LD": "generic", "ST": "generic", "LDGSTS": "cp.async", "LDSM": "ldmatrix", "REDG": "red",
                 "RED": "red", "ATOMG": "atom", "ATOM": "atom", "ATOMS": "atom", "LDL": "local", "STL": "local"}

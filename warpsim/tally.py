@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from warpsim import banks
-from warpsim.coalescer import atomic, coalesce, local
+from warpsim.coalescer import atomic_passes, coalesce, local
 
 
 def tally(space: str, width: int, addresses: np.ndarray, mask: np.ndarray, reach: np.ndarray,
@@ -16,7 +16,7 @@ def tally(space: str, width: int, addresses: np.ndarray, mask: np.ndarray, reach
     `mask` says which lanes access memory (reached and not predicated off). `weight` (n,) is how
     many identical instructions each row stands for (1 in the brute-force path): int64, or an
     object array of Python integers where the sums could pass 2**63 (they are then exact). A global
-    `op` "atomic" counts its sectors as warpsim.coalescer.atomic does."""
+    `op` "atomic" also counts its sector passes (`wavefronts`: warpsim.coalescer.atomic_passes)."""
     weight = np.asarray(weight)
     if weight.dtype != object:
         weight = weight.astype(np.int64)
@@ -24,8 +24,7 @@ def tally(space: str, width: int, addresses: np.ndarray, mask: np.ndarray, reach
     if space == "check":  # a claim of the engine's: its live lanes are violations
         return {"violations": int(np.dot(np.count_nonzero(mask, axis=1).astype(kind), weight))}
     if space in ("global", "local"):
-        count = local if space == "local" else atomic if op == "atomic" else coalesce
-        c = count(addresses, mask, width)
+        c = (coalesce if space == "global" else local)(addresses, mask, width)
         per_row = {
             "requests": c.requests,
             "sectors": c.sectors,
@@ -34,6 +33,8 @@ def tally(space: str, width: int, addresses: np.ndarray, mask: np.ndarray, reach
             "broadcast_requests": c.broadcast,
             "active_lanes": c.active,
         }
+        if space == "global" and op == "atomic":
+            per_row["wavefronts"] = atomic_passes(addresses, mask)
     else:
         s = banks.shared_access(addresses, mask, width)
         per_row = {
