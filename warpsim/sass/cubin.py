@@ -81,6 +81,13 @@ class Cubin:
     path: Path
     functions: dict[str, Function] = field(default_factory=dict)
     ptx: str = ""
+    constants: tuple[tuple[int, str], ...] = ()  # `__constant__` variables: (offset in bank 3, name), sorted
+
+    def constant_at(self, offset: int) -> str | None:
+        """The `__constant__` variable whose bytes hold constant bank 3's `offset` (the last that
+        starts at or before it), or None."""
+        names = [name for start, name in self.constants if start <= offset]
+        return names[-1] if names else None
 
     def entry(self, name: str) -> Function:
         """An entry point by its mangled name, its demangled name, or as written in the source."""
@@ -198,7 +205,7 @@ def shared_layout(variables: list[SharedVar], section_bytes: int) -> tuple[Share
     return tuple(placed)
 
 
-CACHE_KIND = "cubin-info-2"  # the cache folder of read_cubin's facts; a new layout, a new name
+CACHE_KIND = "cubin-info-3"  # the cache folder of read_cubin's facts; a new layout, a new name
 
 
 def read_cubin(path: Path | str) -> Cubin:
@@ -245,7 +252,8 @@ def _elf(path: Path | str):
 
 
 def _to_json(cubin: Cubin) -> dict:
-    return {"ptx": cubin.ptx, "functions": [asdict(f) for f in cubin.functions.values()]}
+    return {"ptx": cubin.ptx, "functions": [asdict(f) for f in cubin.functions.values()],
+            "constants": [list(c) for c in cubin.constants]}
 
 
 def _from_json(path: Path, doc: dict) -> Cubin:
@@ -255,7 +263,7 @@ def _from_json(path: Path, doc: dict) -> Cubin:
             **f, "params": tuple(Param(**p) for p in f["params"]),
             "shared_vars": tuple(SharedVar(**v) for v in f["shared_vars"]),
             "ptx_param_types": tuple(f["ptx_param_types"]), "constant2": tuple(f.get("constant2", ()))})
-    return Cubin(path, functions, doc["ptx"])
+    return Cubin(path, functions, doc["ptx"], tuple((int(o), str(n)) for o, n in doc.get("constants", ())))
 
 
 def _read_elf(path: Path) -> Cubin:
@@ -296,7 +304,10 @@ def _read_elf(path: Path) -> Cubin:
                 shared_bytes=shared_bytes, registers=regcount.get(index, 0),
                 shared_vars=shared_layout(variables, shared_bytes), ptx_param_types=tuple(types),
                 constant2=_bank_words(sections, f".nv.constant2.{sym.name}"))
-    return Cubin(path, functions, ptx)
+        bank3 = next((i for i, sec in enumerate(elf.iter_sections()) if sec.name == ".nv.constant3"), None)
+        constants = sorted((sym["st_value"], sym.name) for sym in symbols
+                           if bank3 is not None and sym["st_shndx"] == bank3 and sym["st_info"]["type"] == "STT_OBJECT")
+    return Cubin(path, functions, ptx, tuple(constants))
 
 
 def _bank_words(sections: dict, name: str) -> tuple[int | None, ...]:

@@ -433,6 +433,11 @@ class Machine:
     def cbank(self, path: Path, op: isa.Const, known: set, offset: int = 0):
         """Bank 0: the launch's (parameters, dimensions); bank 2: the cubin's own words (a
         `switch`'s jump table); any other bank, or a word the engine does not hold, is data."""
+        if op.bank == 3:  # nvcc's bank for `__constant__` variables
+            name = self.program.cubin.constant_at(op.offset)
+            what = f"__constant__ {name}" if name else f"a __constant__ variable, c[0x3][{op.offset:#x}]"
+            return Opaque(f"the value of {what}, which the program may set with cudaMemcpyToSymbol before the "
+                          "launch")
         if op.bank not in (0, 2):
             return Opaque(f"constant bank {op.bank}")
         if op.bank == 0:
