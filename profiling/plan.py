@@ -42,8 +42,9 @@ DTYPES = {"float": "float32", "double": "float64", "half": "float16", "__half": 
           "uint16_t": "uint16", "half2": "float16", "__half2": "float16", "bfloat162": "uint16",
           "__nv_bfloat162": "uint16", "double2": "float64", "uint2": "uint32", "uint4": "uint32", "short2": "int16",
           "char4": "int8", "uchar4": "uint8", "float3": "float32"}
+#: vector types: scalars per element
 LANES = {"float2": 2, "float4": 4, "int2": 2, "int4": 4, "half2": 2, "__half2": 2, "bfloat162": 2, "__nv_bfloat162": 2,
-         "double2": 2, "uint2": 2, "uint4": 4, "short2": 2, "char4": 4, "uchar4": 4, "float3": 3}  # vector types: scalars per element
+         "double2": 2, "uint2": 2, "uint4": 4, "short2": 2, "char4": 4, "uchar4": 4, "float3": 3}
 
 
 def _slug(text: str) -> str:

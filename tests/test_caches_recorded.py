@@ -349,7 +349,8 @@ def blind4():
 def test_blind_batch_4_counted_exactly_and_hit_in_l1_as_predicted(blind4):
     traces, frame = blind4
     assert len(traces) == 72
-    assert compare.summary(frame) == (1368, 1368)  # 19 claimed-exact counts a launch (4 of local memory and 5 of atomics, 0)
+    # 19 claimed-exact counts a launch (4 of local memory and 5 of atomics among them, 0 here)
+    assert compare.summary(frame) == (1368, 1368)
     l1 = frame[frame.metric == L1_HIT]
     assert len(l1) == 72 and (l1.rel_error.abs() <= 0.02).all()  # worst: warptile 3584^3, -1.9%
 
