@@ -479,6 +479,12 @@ def mixed(a: Arrays, s: Scalars) -> Arrays:
     return {"s": _added_at(a, s, "s", lambda i: np.where(lane(i) < 24, 0, lane(i) + 8))}
 
 
+def h2_bins(a: Arrays, s: Scalars) -> Arrays:
+    # each thread adds (1, 1) to word i & 15: both halves of a word gain its count of threads
+    counts = np.bincount(np.arange(s["n"]) & 15, minlength=16).astype(np.float64)
+    return {"s": (a["s"][:32].astype(np.float64) + np.repeat(counts, 2)).astype(np.float16)}
+
+
 def f32_old(a: Arrays, s: Scalars) -> Arrays:
     # the old values o[i] depend on the order the atomics ran in: only the sum is checked
     return {"s": _added_at(a, s, "s", lambda i: 0 * i)}
@@ -575,6 +581,7 @@ REFERENCES: dict[str, Reference] = {
     "atomics.cu:f32_old": f32_old,
     "atomics2.cu:uneven": uneven,
     "atomics2.cu:mixed": mixed,
+    "halfatomic.cu:h2_bins": h2_bins,
     "gridstride.cu:scale_gs": scale_gs,
     "gridstride.cu:gather_gs": gather_gs,
     "gridstride.cu:roll2d_gs": roll2d_gs,

@@ -39,7 +39,9 @@ def predict(source: Path, entry: str, grid: str, block: str, args: dict, per_arr
         caches = caches_for_launch(kernel).as_dict()["total"]
     except UsageError as e:  # a launch the cache model cannot follow: its refusal is the prediction
         caches = {"refused": str(e)}
-    prediction = {"rows": [{k: r.record()[k] for k in ("array", "op", "requests", "sectors")} for r in counts.rows],
+    prediction = {"rows": [{**{k: r.record()[k] for k in ("array", "op", "requests", "sectors")},
+                            **({"passes": r.wavefronts} if (r.space, r.op) == ("global", "atomic") else {})}
+                           for r in counts.rows],
                   "caches": caches}
     print(launch["id"], prediction["caches"])
     return launch, prediction

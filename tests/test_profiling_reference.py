@@ -161,6 +161,12 @@ def _per_thread(entry: str, a: dict, s: dict) -> dict:
                     "mixed": 0 if lane < 24 else lane + 8}.get(entry, 0)
             acc[word] += float(int(a["k"][i]) % 2**32) if entry == "u64_one" else float(a["x"][i])
         return {out: acc}
+    if entry == "h2_bins":  # kernels/halfatomic.cu
+        acc = [float(v) for v in a["s"]]
+        for i in range(s["n"]):
+            acc[2 * (i & 15)] += 1
+            acc[2 * (i & 15) + 1] += 1
+        return {"s": np.array(acc).astype(np.float16)}  # the buffer's type, as the reference rounds
     raise AssertionError(entry)
 
 
@@ -211,6 +217,7 @@ CASES = {
                                      "c": np.array([7], dtype=np.uint64)}),
     "uneven": ({"n": 9}, lambda s: {"x": _f(9), "s": _f(2)}),
     "mixed": ({"n": 40}, lambda s: {"x": _f(40), "s": _f(40)}),
+    "h2_bins": ({"n": 40}, lambda s: {"s": _f(32).astype(np.float16)}),
     "invert": ({"n": 5}, lambda s: {"p": RNG.integers(0, 256, 20).astype(np.uint8), "q": np.zeros(20, np.uint8)}),
 }
 FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "flat.cu"),
@@ -223,7 +230,7 @@ FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "
         **dict.fromkeys(("act", "in_loop", "by_warp", "by_step"), "switch.cu"),
         **dict.fromkeys(("dsum", "shfl8", "norm3", "invert"), "userland.cu"),
         **dict.fromkeys(("f32_one", "f32_two", "f32_eight", "f64_two", "f32_old", "u64_one"), "atomics.cu"),
-        **dict.fromkeys(("uneven", "mixed"), "atomics2.cu")}
+        **dict.fromkeys(("uneven", "mixed"), "atomics2.cu"), "h2_bins": "halfatomic.cu"}
 
 
 @pytest.mark.parametrize("entry", sorted(CASES))

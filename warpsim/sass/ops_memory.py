@@ -134,15 +134,19 @@ def op_atomic(m, ins, path, guard, known):
     mem = ops[mem_index]
     space = "shared" if ins.opcode == "ATOMS" else "generic" if ins.opcode in ("ATOM", "RED") else "global"
     width = _width(ins)
-    if space == "global" and "E" in ins.mods and [r.sel for r in mem.regs if r.file == "R"] == [""]:
-        # nvdisasm prints ATOMG.E.CAS's 64-bit address pair as `[R2]`, without the `.64` of the others
+    if space != "shared" and "E" in ins.mods and [r.sel for r in mem.regs if r.file == "R"] == [""]:
+        # nvdisasm prints ATOMG.E.CAS's and ATOM.E.CAS's 64-bit address pair as `[R2]`, without the
+        # `.64` of the others
         mem = isa.Mem(tuple(replace(r, sel=".64") if r.file == "R" else r for r in mem.regs), mem.offset, mem.desc)
     address = m.address(path, mem, known)
-    m.access(ins, path, guard, space, "atomic", width, address)
+    resolved, _ = m.access(ins, path, guard, space, "atomic", width, address)
     for o in ops[:mem_index]:
-        if isinstance(o, isa.Reg):
-            m.write(path, o, Opaque(ins.opcode), guard)
-        elif isinstance(o, isa.Pred):
+        if isinstance(o, isa.Pred) and ins.opcode == "ATOM" and resolved == "global":
+            # a generic atomic the hardware has no shared form of (atomicAdd on __half2): its
+            # predicate says it was done, as it is on a global address; nvcc emulates it after
+            # `@P0 EXIT` for a shared or local one (QSPC, then a compare-and-swap loop)
+            m.write(path, o, F.TRUE, guard)
+        elif isinstance(o, (isa.Reg, isa.Pred)):
             m.write(path, o, Opaque(ins.opcode), guard)
 
 
