@@ -443,7 +443,7 @@ class Machine:
         if op.bank == 0:
             words = self.launch.cbank
         else:
-            words = {4 * i: w for i, w in enumerate(self.program.function.constant2) if w is not None}
+            words = self.program.bank2
         at = op.offset + 4 * offset
         if op.index is not None:
             idx = self.read_int(path, op.index, known)

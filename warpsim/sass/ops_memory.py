@@ -184,8 +184,7 @@ def op_call(m, ins, path, guard, known):
 def op_ret(m, ins, path, guard, known):
     reg = next(o for o in ins.operands if isinstance(o, isa.Reg))
     to = m.read_int(path, reg, known)
-    pcs = np.unique(np.asarray(to.thread)[m.live] if m.live is not None and np.ndim(to.thread) else to.thread) \
-        if isinstance(to, Sym) and not to.coef else ()
+    pcs = np.unique(np.ravel(to.thread)[m.live_of(to.thread)]) if isinstance(to, Sym) and not to.coef else ()
     if len(pcs) != 1 or int(pcs[0]) not in m.program.by_pc:
         raise EngineError(f"a return to an address the engine cannot follow ({reg} holds no single pc)")
     return _split(path, guard, int(pcs[0]), ins.pc + isa.INSTRUCTION_BYTES)
@@ -204,7 +203,7 @@ def op_brx(m, ins, path, guard, known):
     if not isinstance(to, Sym):
         raise EngineError("a switch's jump (BRX) to a case that data decides")
     pcs = (alu.u32(to) + base) & 0xFFFFFFFF
-    targets = np.unique(np.ravel(pcs)[m.live_of(pcs)]) if np.ndim(pcs) else [int(pcs)]
+    targets = np.unique(np.ravel(pcs)[m.live_of(pcs)])
     lost = [int(t) for t in targets if int(t) not in m.program.successors.get(ins.pc, ())]
     if lost:
         raise EngineError(f"a switch's jump (BRX) to pc {lost[0]:#x}, which is no case of its jump table")

@@ -20,9 +20,11 @@ a branch decides whether a loop goes round again (a trip count computed from dat
 the one pc it leaves to, when the loop touches no memory: the engine runs it to a fixed point.
 
 A `switch` nvcc compiles to a jump table (`BRX R6, -0x160`, R6 loaded from constant bank 2) has
-every pc the bank's words name as its successors; the engine follows the one each thread's word
-gives. Limitations: JMX and JMP are refused by the engine, not here; a loop entered
-other than through its header (irreducible flow) is refused when reached.
+the pcs its own table's words name as its successors (the table starts where the LDC that wrote
+R6 reads, and ends where the next one starts); the engine follows the one each thread's word gives.
+
+Limitations: JMX and JMP are refused by the engine, not here; a loop entered other than through
+its header (irreducible flow) is refused when reached.
 """
 
 from __future__ import annotations
@@ -60,9 +62,11 @@ class Program:
     successors: dict[int, tuple[int, ...]] = field(default_factory=dict)
     loops: dict[int, Loop] = field(default_factory=dict)  # header pc -> loop
     callees: dict[int, int] = field(default_factory=dict)  # CALL pc -> the subroutine's first pc
+    bank2: dict[int, int] = field(default_factory=dict)  # constant bank 2: byte offset -> word (relocated left out)
 
     def __post_init__(self):
         self.by_pc = {i.pc: i for i in self.instructions}
+        self.bank2 = {4 * i: w for i, w in enumerate(self.function.constant2) if w is not None}
         tables = _jump_tables(self.instructions, self.function.constant2)
         self.successors = {i.pc: _successors(i, self.by_pc, tables.get(i.pc, ())) for i in self.instructions}
         calls = [i for i in self.instructions if i.opcode == "CALL"]
