@@ -182,6 +182,9 @@ def replay(entry: dict, modules: dict, seed: int = 0) -> str | None:
         function = modules[path].get_function(entry["mangled"])
     except Exception as e:  # CUDADriverError: wrong architecture, missing symbol
         return f"cannot load {entry['mangled']} from {path}: {e}"
+    for c in entry.get("constants", ()):  # as cudaMemcpyToSymbol would (warpsim.sass.launch.bind)
+        data = np.frombuffer(bytes.fromhex(c["bytes"]), dtype=np.uint8)
+        modules[path].get_global(c["symbol"]).copy_from_host(data.ctypes.data, data.nbytes)
     rng = np.random.default_rng(seed)
     host, args = {}, []
     ints = {p["name"]: p["value"] for p in entry["params"] if p["kind"] == "int"}
@@ -202,6 +205,7 @@ def replay(entry: dict, modules: dict, seed: int = 0) -> str | None:
     if check is None:
         return None
     scalars = {p["name"]: p["value"] for p in entry["params"] if p["kind"] != "pointer"}
+    scalars.update({c["name"]: c["values"] for c in entry.get("constants", ())})
     types = {p["name"]: p.get("type", "float") for p in entry["params"] if p["kind"] == "pointer"}
     expected = check(host, scalars)
     for (name, want), dev in ((item, args[[p["name"] for p in entry["params"]].index(item[0])])

@@ -17,7 +17,9 @@ trace that ncu's numbers become keeps the machine code that ran; the GPU side (p
 needs nothing but CuPy to replay it. Every pointer parameter must be declared (TYPE[COUNT]):
 the replay allocates and fills it with random data of that type, or, for an index buffer whose
 contents the launch gives (TYPE[COUNT]=EXPR, the param's "contents"), with the values warpsim
-counted from (warpsim.sass.launch.contents: the same expression, evaluated alike).
+counted from (warpsim.sass.launch.contents: the same expression, evaluated alike). A
+`__constant__` variable the launch gives a value (`--arg OFF=-2,-1,0,1,2`) is the entry's
+"constants" (symbol, values, bytes), which the replay copies in as cudaMemcpyToSymbol would.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ def _slug(text: str) -> str:
 
 
 def launch_id(source: Path, entry: str, args: dict) -> str:
-    scalars = "_".join(f"{k}{_slug(str(v).replace('-', 'm'))}" for k, v in args.items() if "[" not in str(v))
+    scalars = "_".join(f"{_slug(k)}{_slug(str(v).replace('-', 'm'))}" for k, v in args.items() if "[" not in str(v))
     return f"{Path(source).stem}/{_slug(entry)}__{scalars}"
 
 
@@ -96,13 +98,16 @@ def build(source: Path | str, entry: str, grid: str, block: str, args: dict, tra
     if not cubin.exists():
         shutil.copyfile(kernel.cubin_path, cubin)
     shared = {"dynamic_shared_text": dynamic_shared, "dynamic_shared": k.dynamic_shared} if dynamic_shared else {}
+    # `__constant__` values the launch gives: the GPU run sets them as cudaMemcpyToSymbol would
+    constants = {"constants": [{"name": name, "symbol": c.var.name, "values": list(c.values), "bytes": c.data.hex()}
+                               for name, c in k.constants.items()]} if k.constants else {}
     return {
         "id": launch_id(Path(source), entry, args), "source": _relative(Path(source)), "entry": entry,
         "mangled": kernel.program.function.name, "cubin": _relative(cubin), "cubin_sha256": sha,
         "source_sha256": source_sha256(source),
         "grid": list(k.grid), "block": list(k.block), "grid_text": grid, "block_text": block,
         "args": {key: str(v) for key, v in args.items()}, "params": params, "per_array": per_array,
-        "reference": reference, **shared,
+        "reference": reference, **shared, **constants,
     }
 
 

@@ -92,7 +92,7 @@ def prepare(path, entry, grid: str, block: str, args: list[str] | dict, source: 
     params, warnings = L.resolve_params(program.function, L.read_source(source), param_names)
     texts = args if isinstance(args, dict) else L.parse_args(list(args))
     bound = L.bind(program.function, params, {k: str(v) for k, v in texts.items()}, grid, block, warnings,
-                   dynamic_shared)
+                   dynamic_shared, program.cubin.constants)
     return Kernel(program, bound, source, cubin)
 
 
@@ -208,7 +208,7 @@ def analysis(kernel: Kernel, rows: list[Row], engine: str) -> Analysis:
     k = kernel.launch
     get = k.scalars.get
     return Analysis(kernel.name, get("M"), get("N"), get("K"), k.block, k.grid, rows, list(k.warnings),
-                    params=dict(k.scalars), source=str(kernel.source_path) if kernel.source_path else None,
+                    params={**k.scalars, **{name: c.text for name, c in k.constants.items()}}, source=str(kernel.source_path) if kernel.source_path else None,
                     engine=engine)
 
 

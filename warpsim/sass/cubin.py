@@ -77,17 +77,74 @@ class Function:
 
 
 @dataclass(frozen=True)
+class Constant:
+    """A `__constant__` variable: where it sits in constant bank 3, its bytes, and the bytes its
+    initializer puts there when the module loads (zeros where it has none), which
+    cudaMemcpyToSymbol may replace before a launch."""
+
+    offset: int
+    name: str  # the symbol (mangled where the variable is in a namespace)
+    size: int
+    initial: str = ""  # hex of the initial bytes
+    element: int = 0  # bytes of one element (its PTX alignment: `.align 2 .b8 TAPS[8]` holds shorts); 0: unknown
+
+    @property
+    def source_name(self) -> str:
+        """As written in the source: `cfg::STRIDE` for a variable in a namespace."""
+        return demangle(self.name)
+
+    @property
+    def initial_bytes(self) -> bytes:
+        return bytes.fromhex(self.initial) if self.initial else bytes(self.size)
+
+    @property
+    def initial_text(self) -> str:
+        """The initial bytes as the values `--arg NAME=...` takes: signed integers of the
+        element's size (where the PTX gives it and it is 1, 2, 4 or 8 bytes), else of 4 bytes where
+        they divide the size, else bytes."""
+        width = self.element if self.element in (1, 2, 4, 8) and self.size % self.element == 0 else \
+            self.size if self.size in (1, 2, 4, 8) else 4 if self.size % 4 == 0 else 1
+        data = self.initial_bytes
+        return ",".join(str(int.from_bytes(data[i:i + width], "little", signed=True))
+                        for i in range(0, len(data), width))
+
+    def pack(self, values: list[int]) -> bytes:
+        """The variable's bytes for `values`, little-endian, one an element: of the element's size
+        where the PTX gives it, else `size / len(values)` bytes (1, 2, 4 or 8); a ValueError says
+        why they do not fit."""
+        if self.element in (1, 2, 4, 8) and self.size % self.element == 0:
+            width, count = self.element, self.size // self.element
+            if len(values) != count:
+                raise ValueError(f"it holds {count} element{'s' * (count != 1)} of {width} bytes, so give "
+                                 f"{count} value{'s' * (count != 1)}, not {len(values)}")
+        else:
+            width, rest = divmod(self.size, len(values)) if values else (0, 1)
+            if rest or width not in (1, 2, 4, 8):
+                raise ValueError(f"{len(values)} values do not divide its {self.size} bytes into elements of 1, 2, "
+                                 "4 or 8 bytes")
+        out = b""
+        for v in values:
+            lo, hi = -(1 << (8 * width - 1)), 1 << (8 * width)
+            if not lo <= v < hi:
+                raise ValueError(f"{v} does not fit in {width} bytes")
+            out += (v % hi).to_bytes(width, "little")
+        return out
+
+
+@dataclass(frozen=True)
 class Cubin:
     path: Path
     functions: dict[str, Function] = field(default_factory=dict)
     ptx: str = ""
-    constants: tuple[tuple[int, str], ...] = ()  # `__constant__` variables: (offset in bank 3, name), sorted
+    constants: tuple[Constant, ...] = ()  # `__constant__` variables, by offset in bank 3
 
-    def constant_at(self, offset: int) -> str | None:
-        """The `__constant__` variable whose bytes hold constant bank 3's `offset` (the last that
-        starts at or before it), or None."""
-        names = [name for start, name in self.constants if start <= offset]
-        return names[-1] if names else None
+    def constant_at(self, offset: int) -> Constant | None:
+        """The `__constant__` variable whose bytes hold constant bank 3's `offset`, or None."""
+        return next((c for c in self.constants if c.offset <= offset < c.offset + max(c.size, 1)), None)
+
+    def constant(self, name: str) -> Constant | None:
+        """A `__constant__` variable by its name as written (or its symbol)."""
+        return next((c for c in self.constants if name in (c.name, c.source_name)), None)
 
     def entry(self, name: str) -> Function:
         """An entry point by its mangled name, its demangled name, or as written in the source."""
@@ -205,7 +262,7 @@ def shared_layout(variables: list[SharedVar], section_bytes: int) -> tuple[Share
     return tuple(placed)
 
 
-CACHE_KIND = "cubin-info-3"  # the cache folder of read_cubin's facts; a new layout, a new name
+CACHE_KIND = "cubin-info-5"  # the cache folder of read_cubin's facts; a new layout, a new name
 
 
 def read_cubin(path: Path | str) -> Cubin:
@@ -253,7 +310,7 @@ def _elf(path: Path | str):
 
 def _to_json(cubin: Cubin) -> dict:
     return {"ptx": cubin.ptx, "functions": [asdict(f) for f in cubin.functions.values()],
-            "constants": [list(c) for c in cubin.constants]}
+            "constants": [asdict(c) for c in cubin.constants]}
 
 
 def _from_json(path: Path, doc: dict) -> Cubin:
@@ -263,7 +320,7 @@ def _from_json(path: Path, doc: dict) -> Cubin:
             **f, "params": tuple(Param(**p) for p in f["params"]),
             "shared_vars": tuple(SharedVar(**v) for v in f["shared_vars"]),
             "ptx_param_types": tuple(f["ptx_param_types"]), "constant2": tuple(f.get("constant2", ()))})
-    return Cubin(path, functions, doc["ptx"], tuple((int(o), str(n)) for o, n in doc.get("constants", ())))
+    return Cubin(path, functions, doc["ptx"], tuple(Constant(**c) for c in doc.get("constants", ())))
 
 
 def _read_elf(path: Path) -> Cubin:
@@ -305,9 +362,18 @@ def _read_elf(path: Path) -> Cubin:
                 shared_vars=shared_layout(variables, shared_bytes), ptx_param_types=tuple(types),
                 constant2=_bank_words(sections, f".nv.constant2.{sym.name}"))
         bank3 = next((i for i, sec in enumerate(elf.iter_sections()) if sec.name == ".nv.constant3"), None)
-        constants = sorted((sym["st_value"], sym.name) for sym in symbols
-                           if bank3 is not None and sym["st_shndx"] == bank3 and sym["st_info"]["type"] == "STT_OBJECT")
-    return Cubin(path, functions, ptx, tuple(constants))
+        constants = []
+        if bank3 is not None:
+            section = elf.get_section(bank3)
+            data = section.data() if section["sh_type"] != "SHT_NOBITS" else bytes(section["sh_size"])
+            for sym in symbols:
+                if sym["st_shndx"] == bank3 and sym["st_info"]["type"] == "STT_OBJECT":
+                    at, size = sym["st_value"], sym["st_size"]
+                    initial = data[at:at + size]
+                    align = re.search(rf"\.const\s+\.align\s+(\d+)\s+\.\w+\s+{re.escape(sym.name)}\b", ptx)
+                    constants.append(Constant(at, sym.name, size, initial.hex() if any(initial) else "",
+                                              min(int(align[1]), 8) if align else 0))
+    return Cubin(path, functions, ptx, tuple(sorted(constants, key=lambda c: c.offset)))
 
 
 def _bank_words(sections: dict, name: str) -> tuple[int | None, ...]:

@@ -22,9 +22,14 @@ The buffers sit 2**40 bytes apart, each 2**28 bytes past a 4 GiB boundary: 256-b
 sector and line counts are those of any cudaMalloc'd buffer), and a buffer of up to 3.75 GiB never
 has its address's high word change, so 64-bit pointer arithmetic stays affine.
 
-Limitations: struct parameters passed by value are refused; a kernel's `__constant__` data and
-`blockDim`-dependent code paths are handled (blockDim is in the constant bank), textures and
-surfaces are not.
+A `__constant__` variable whose value decides an address or a branch is given the same way, as
+cudaMemcpyToSymbol would set it: `--arg OFF=-2,-1,0,1,2` (one integer expression an element, the
+element's size from the PTX), `--arg cfg::STRIDE=2` (one in a namespace); without it such a kernel
+is refused, the message naming the variable and its initial value. A `__constant__` read only as
+data (a filter's weights) needs nothing.
+
+Limitations: struct parameters passed by value are refused; `blockDim`-dependent code paths are
+handled (blockDim is in the constant bank), textures and surfaces are not.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from warpsim.errors import UsageError
-from warpsim.sass.cubin import SHARED_RESERVED, Function
+from warpsim.sass.cubin import SHARED_RESERVED, Constant, Function
 from warpsim.sass.machine import Buffer, Launch
 
 BUFFER_STRIDE = 1 << 40
@@ -73,6 +78,19 @@ class Param:
         return not self.pointer and self.base_type in FLOAT_TYPES
 
 
+@dataclass(frozen=True)
+class GivenConstant:
+    """A `__constant__` variable's value as the launch gives it (`--arg NAME=V[,V...]`)."""
+
+    var: Constant
+    values: tuple[int, ...]
+    text: str  # as given, spaces dropped
+
+    @property
+    def data(self) -> bytes:
+        return self.var.pack(list(self.values))
+
+
 @dataclass
 class KernelLaunch:
     """Everything a launch fixes, resolved: the parameters with their values and the buffers."""
@@ -87,6 +105,7 @@ class KernelLaunch:
     dynamic_shared: int = 0  # bytes of dynamic shared memory per block (the launch's third <<<...>>> argument)
     contents: dict = field(default_factory=dict)  # pointer name -> its given values (`--arg NAME=TYPE[COUNT]=EXPR`)
     contents_text: dict = field(default_factory=dict)  # pointer name -> that EXPR, as given (spaces dropped)
+    constants: dict = field(default_factory=dict)  # `__constant__` name as given -> GivenConstant
 
     @property
     def shared_bytes(self) -> int:
@@ -116,7 +135,14 @@ class KernelLaunch:
             bits = _bits(p, self.scalars[p.name])
             for k in range(0, max(p.size, 4), 4):
                 cbank[at + k] = (bits >> (8 * k)) & 0xFFFFFFFF
-        return Launch(self.grid, self.block, cbank, tuple(buffers), tuple(shared_vars), self.shared_bytes)
+        return Launch(self.grid, self.block, cbank, tuple(buffers), tuple(shared_vars), self.shared_bytes,
+                      self.bank3())
+
+    def bank3(self) -> dict:
+        """Constant bank 3's words that the given `__constant__` values fill whole."""
+        given = {c.var.offset + k: b for c in self.constants.values() for k, b in enumerate(c.data)}
+        return {w: int.from_bytes(bytes(given[w + k] for k in range(4)), "little")
+                for w in sorted({a & ~3 for a in given}) if all(w + k in given for k in range(4))}
 
     def address_of(self, name: str) -> int:
         pointers = [p.name for p in self.params if p.pointer]
@@ -339,7 +365,7 @@ def parse_dim3(text: str, names: dict, what: str) -> tuple[int, int, int]:
     return tuple(values)
 
 
-_ARG = re.compile(r"^\s*([A-Za-z_]\w*)\s*=\s*(.+?)\s*$")
+_ARG = re.compile(r"^\s*([A-Za-z_][\w:]*)\s*=\s*(.+?)\s*$")  # `cfg::STRIDE`: a __constant__ in a namespace
 _DECL = re.compile(r"^([A-Za-z_]\w*)\s*\[(.+)\]$")
 
 
@@ -372,15 +398,19 @@ MAX_SHARED_PER_BLOCK = 227 * 1024
 
 
 def bind(function: Function, params: list[Param], args: dict[str, str], grid: str, block: str,
-         warnings: list[str], dynamic_shared: str | None = None) -> KernelLaunch:
+         warnings: list[str], dynamic_shared: str | None = None, constants: tuple[Constant, ...] = ()) -> KernelLaunch:
     """Check the arguments against the signature and evaluate the launch (`dynamic_shared`: an
-    integer expression of the scalar arguments, bytes of dynamic shared memory per block)."""
+    integer expression of the scalar arguments, bytes of dynamic shared memory per block;
+    `constants`: the module's `__constant__` variables, which `--arg NAME=VALUE[,VALUE...]` may
+    give values as cudaMemcpyToSymbol would)."""
     signature = ", ".join(f"{p.ctype} {p.name}".strip() for p in params)
     names = {p.name for p in params}
-    unknown = sorted(set(args) - names)
+    by_name = {name: c for c in constants for name in (c.name, c.source_name)}
+    unknown = sorted(set(args) - names - set(by_name))
     if unknown:
+        known = f"; its __constant__ variables: {', '.join(c.source_name for c in constants)}" if constants else ""
         raise UsageError(f"--arg {unknown[0]}: {function.source_name} has no parameter of that name; "
-                         f"its signature: ({signature})")
+                         f"its signature: ({signature}){known}")
     scalars, buffers, given_text = {}, {}, {}
     for p in params:
         text = args.get(p.name)
@@ -412,6 +442,11 @@ def bind(function: Function, params: list[Param], args: dict[str, str], grid: st
             raise UsageError(f"--arg {p.name}=VALUE is missing; {function.source_name}'s signature: ({signature})")
         scalars[p.name] = _scalar(p, text)
     ints = {k: v for k, v in scalars.items() if isinstance(v, int)}
+    given_constants = {}
+    for name in sorted(set(args) & set(by_name) - names):
+        var = by_name[name]
+        given_constants[name] = GivenConstant(var, _constant_values(var, name, args[name], ints),
+                                              args[name].replace(" ", ""))
     for name, decl in list(buffers.items()):
         if decl is not None:
             kind, count = decl
@@ -438,7 +473,20 @@ def bind(function: Function, params: list[Param], args: dict[str, str], grid: st
         raise UsageError(f"--dynamic-shared {dynamic_shared} = {dynamic:,} bytes: a block takes 0 to "
                          f"{MAX_SHARED_PER_BLOCK - static:,} bytes of dynamic shared memory beside its "
                          f"{static:,} static ones on sm_90")
-    return KernelLaunch(function, params, scalars, buffers, g, b, warnings, dynamic, given, given_text)
+    return KernelLaunch(function, params, scalars, buffers, g, b, warnings, dynamic, given, given_text,
+                        given_constants)
+
+
+def _constant_values(var: Constant, name: str, text: str, ints: dict) -> tuple[int, ...]:
+    """`--arg NAME=V[,V...]` for a `__constant__` variable: integer expressions of the scalar
+    arguments, one an element (Constant.pack checks that they fill it)."""
+    values = tuple(eval_int(item, ints, f"--arg {name}") for item in _split_top(text, ","))
+    try:
+        var.pack(list(values))
+    except ValueError as e:
+        raise UsageError(f"--arg {name}={text}: __constant__ {name} takes {var.size} bytes; {e} (its initial "
+                         f"value: --arg {name}={var.initial_text})") from None
+    return values
 
 
 def read_source(path: Path | None) -> str | None:

@@ -102,6 +102,19 @@ class Buffer:
     image: np.ndarray | None = field(default=None, compare=False)  # its given contents, bytes (None: data)
 
 
+CONSTANT_ORIGIN = "the value of __constant__ "  # how an Opaque from a __constant__ variable begins
+
+
+def _word(words: dict, at: int) -> int | None:
+    """The 32-bit word at byte `at` of a constant bank held as words: a key of its own, or the
+    bytes from `at` on of the aligned word that holds it (`LDC.U16 R4, c[0x3][0xa]`, a `short`
+    array's second element); None where the bank does not hold it."""
+    if at in words:
+        return words[at]
+    whole = words.get(at & ~3)
+    return None if whole is None else whole >> (8 * (at & 3))
+
+
 @dataclass(frozen=True)
 class Launch:
     """What one launch fixes: the grid, the block, and constant bank 0 (parameters and launch
@@ -113,6 +126,7 @@ class Launch:
     buffers: tuple[Buffer, ...] = ()
     shared_vars: tuple = ()  # warpsim.sass.cubin.SharedVar, with offsets
     shared_window: int | None = None  # bytes of a block's shared window (static and dynamic); None: unchecked
+    bank3: dict = field(default_factory=dict)  # constant bank 3: the words of the `__constant__` values given
 
     @property
     def threads(self) -> int:
@@ -182,6 +196,7 @@ class Machine:
         self.context_masks: list = []  # and their conditions of the threads alone
         self.live = None  # threads that matter to the instruction being executed (None: all)
         self.data_branches: list[isa.Instruction] = []  # the data branches whose sides are running
+        self.given_by_name: dict[int, str] = {}  # pc -> what a condition there needs given (a __constant__)
         self.flat: set[int] = set()  # headers of loops run to a fixed point (data_loop), not by loops.run_loop
 
     # -- running ---------------------------------------------------------------------------------
@@ -239,19 +254,22 @@ class Machine:
             raise _located(f"the engine does not know the opcode {ins.name} at {ins.where()}: "
                            "it cannot count this kernel exactly (please report the kernel)")
         if self.data_branches and ins.opcode in UNSTEERABLE:
-            raise _data_steered(self.data_branches[0], f"a side of it runs {ins.name} at pc {ins.pc:#x}"
-                                + _math_table_hint(self.program, ins))
+            first = self.data_branches[0]
+            raise _data_steered(first, f"a side of it runs {ins.name} at pc {ins.pc:#x}"
+                                + _math_table_hint(self.program, ins), self.given_by_name.get(first.pc))
         self.steps += 1
         try:
             guard = self.guard(path, ins)
-        except DataPredicate:
+        except DataPredicate as e:
+            if getattr(e, "origin", "").startswith(CONSTANT_ORIGIN):  # a value the launch may give
+                self.given_by_name.setdefault(ins.pc, e.origin)
             if ins.opcode in DATA_GUARD_OK:  # a data-guarded data instruction: its results are data
                 op_opaque(self, ins, path, F.TRUE, set())
                 path.pc += isa.INSTRUCTION_BYTES
                 return [path]
             if ins.opcode == "BRA":
                 return [self.data_branch(path, ins)]
-            raise _data_steered(ins) from None
+            raise _data_steered(ins, given=self.given_by_name.get(ins.pc)) from None
         known = {c.key for c in F.conjuncts(path.cond)} | {c.key for c in F.conjuncts(guard)}
         known |= {path.cond.key, guard.key}
         for keys in self.context:
@@ -295,7 +313,7 @@ class Machine:
                 return self.data_loop(path, ins, *looped)
             region = looped
         if isinstance(region, str):
-            raise _data_steered(ins, region)
+            raise _data_steered(ins, region, self.given_by_name.get(ins.pc))
         meet, body = region
         ends = []
         self.data_branches.append(ins)
@@ -366,8 +384,10 @@ class Machine:
         if not isinstance(value, F.Formula):
             data = data_in(value)
             if data is not None:
-                raise DataPredicate(f"a condition computed from data ({data.origin}) steers control flow or "
-                                    "predicates an access")
+                e = DataPredicate(f"a condition computed from data ({data.origin}) steers control flow or "
+                                  "predicates an access")
+                e.origin = data.origin
+                raise e
             poison = poison_in(value)
             raise EngineError("a predicate the engine could not follow"
                               + (f" ({poison.why})" if poison is not None else ""))
@@ -432,31 +452,43 @@ class Machine:
 
     def cbank(self, path: Path, op: isa.Const, known: set, offset: int = 0):
         """Bank 0: the launch's (parameters, dimensions); bank 2: the cubin's own words (a
-        `switch`'s jump table); any other bank, or a word the engine does not hold, is data."""
-        if op.bank == 3:  # nvcc's bank for `__constant__` variables
-            name = self.program.cubin.constant_at(op.offset)
-            what = f"__constant__ {name}" if name else f"a __constant__ variable, c[0x3][{op.offset:#x}]"
-            return Opaque(f"the value of {what}, which the program may set with cudaMemcpyToSymbol before the "
-                          "launch")
-        if op.bank not in (0, 2):
+        `switch`'s jump table); bank 3: the `__constant__` variables the launch gives values
+        (`--arg NAME=VALUE`); any other bank, or a word the engine does not hold, is data."""
+        if op.bank not in (0, 2, 3):
             return Opaque(f"constant bank {op.bank}")
-        if op.bank == 0:
-            words = self.launch.cbank
-        else:
-            words = self.program.bank2
+        words = {0: self.launch.cbank, 2: self.program.bank2, 3: self.launch.bank3}[op.bank]
         at = op.offset + 4 * offset
         if op.index is not None:
             idx = self.read_int(path, op.index, known)
             if not isinstance(idx, Sym) or idx.coef:
                 return Opaque("an indexed constant")
             where = alu.u32(idx) + at
-            if op.bank == 2 and not all(int(a) in words for a in np.ravel(where)[self.live_of(where)]):
-                return Opaque("a constant bank 2 word the cubin does not hold")
-            got = np.vectorize(lambda a: words.get(int(a), 0))(where)
+            if op.bank != 0 and not all(_word(words, int(a)) is not None for a in np.ravel(where)[self.live_of(where)]):
+                missing = next(int(a) for a in np.ravel(where)[self.live_of(where)] if _word(words, int(a)) is None)
+                return self._unheld(op.bank, missing)
+            got = np.vectorize(lambda a: _word(words, int(a)) or 0)(where)
             return norm(const(np.asarray(got, dtype=np.int64)))
-        if at not in words:
-            return Opaque(f"constant c[{op.bank:#x}][{at:#x}]")
-        return norm(const(words[at]))
+        got = _word(words, at)
+        if got is None:
+            return self._unheld(op.bank, at)
+        return norm(const(got))
+
+    def _unheld(self, bank: int, at: int) -> Opaque:
+        """Why a constant word is data: a `__constant__` variable the launch gives no value (by
+        name, with its initializer as the value to give where the program keeps it), a bank-2
+        word the cubin does not hold, a bank-0 word past the parameters."""
+        if bank == 2:
+            return Opaque("a constant bank 2 word the cubin does not hold")
+        if bank != 3:
+            return Opaque(f"constant c[{bank:#x}][{at:#x}]")
+        held = self.launch.bank3
+        inside = [v for v in map(self.program.cubin.constant_at, range(at, at + 4)) if v is not None]
+        var = next((v for v in inside if any(w not in held for w in range(v.offset & ~3, v.offset + v.size, 4))),
+                   inside[0] if inside else None)
+        if var is None:
+            return Opaque(f"the value of a __constant__ variable, c[0x3][{at:#x}]")
+        return Opaque(f"{CONSTANT_ORIGIN}{var.source_name}, which the program may set with "
+                      f"cudaMemcpyToSymbol before the launch; give it with --arg {var.source_name}={var.initial_text}")
 
     def live_of(self, values) -> np.ndarray | slice:
         """Which entries of a per-thread array (or a scalar) belong to threads on the path now."""
@@ -655,9 +687,11 @@ def _math_table_hint(program: Program, ins: isa.Instruction) -> str:
             "or more; __sinf and the other intrinsics have none, nor a .cubin built with nvcc -use_fast_math)")
 
 
-def _data_steered(ins: isa.Instruction, why: str = "") -> EngineError:
-    """The refusal of a condition computed from data at `ins` (and why it could not be run both ways)."""
-    return _located(f"a condition computed from data steers control flow or predicates an access, at "
+def _data_steered(ins: isa.Instruction, why: str = "", given: str | None = None) -> EngineError:
+    """The refusal of a condition computed from data at `ins` (and why it could not be run both
+    ways; `given`: the `__constant__` value it comes from, which the launch may give)."""
+    return _located(f"a condition computed from data{f' ({given})' if given else ''} steers control flow or "
+                    f"predicates an access, at "
                     f"{ins.where()}: {why + '; ' if why else ''}warpsim counts only accesses decided by the "
                     "thread, block and loop indices")
 

@@ -185,12 +185,14 @@ def norm(v: Sym) -> Sym:
 
 
 def pair(lo: Sym, hi: Sym, env: Env) -> Sym:
-    """The 64-bit value of a register pair (lo, hi), as an exact integer."""
+    """The 64-bit value of a register pair (lo, hi), as an exact integer: read as signed (int64
+    wraps a hi word of 2**31 or more to a negative value, the pair of a negative offset)."""
     if not lo.coef and not hi.coef:
         tl = np.asarray(lo.thread, dtype=np.int64) & MASK32
         th = np.asarray(hi.thread, dtype=np.int64) & MASK32
         return const((th << 32) | tl)
-    return unsigned(hi, env) * TWO32 + unsigned(lo, env)
+    with np.errstate(over="ignore"):  # the same two's-complement wrap as the shift above
+        return unsigned(hi, env) * TWO32 + unsigned(lo, env)
 
 
 def split(value: Sym, env: Env) -> tuple[Sym, Sym]:
