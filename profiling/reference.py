@@ -22,7 +22,7 @@ from typing import Callable
 import numpy as np
 
 Arrays = dict[str, np.ndarray]
-Scalars = dict[str, int | float]
+Scalars = dict[str, int | float | list]  # a __constant__ variable given: its values, a list
 Reference = Callable[[Arrays, Scalars], Arrays]
 
 NUMPY_DTYPES = {"float": np.float32, "double": np.float64, "half": np.float16, "float2": np.float32, "int": np.int32,
@@ -442,6 +442,28 @@ def invert(a: Arrays, s: Scalars) -> Arrays:
     return {"q": p.reshape(-1)}
 
 
+def offsets(a: Arrays, s: Scalars) -> Arrays:
+    n, x, y = s["n"], a["x"].astype(np.float64), a["y"].copy()
+    i = np.arange(2, n - 2)
+    y[i] = sum(x[i + d] for d in s["OFF"])
+    return {"y": y}
+
+
+def strided(a: Arrays, s: Scalars) -> Arrays:
+    (stride,), (base,) = s["cfg::STRIDE"], s["BASE"]
+    return {"y": a["x"][base + np.arange(s["n"]) * stride]}
+
+
+def taps(a: Arrays, s: Scalars) -> Arrays:
+    i, x = np.arange(s["n"]), a["x"].astype(np.float64)
+    return {"y": sum(x[4 * i + t] for t in s["TAPS"]).astype(np.float32)}
+
+
+def rows(a: Arrays, s: Scalars) -> Arrays:
+    n, (cols,) = s["n"], s["NCOLS"]
+    return {"y": a["x"][: n * cols].astype(np.float64).reshape(n, cols).sum(axis=1).astype(np.float32)}
+
+
 def _added_at(a: Arrays, s: Scalars, buffer: str, word) -> np.ndarray:
     """`buffer` after atomicAdd(&buffer[word(i)], x[i]) for i < n (float64 sums)."""
     out = a[buffer].astype(np.float64).copy()
@@ -577,6 +599,10 @@ REFERENCES: dict[str, Reference] = {
     "atomics2.cu:uneven": uneven,
     "atomics2.cu:mixed": mixed,
     "halfatomic.cu:h2_bins": h2_bins,
+    "constants.cu:offsets": offsets,
+    "constants.cu:strided": strided,
+    "constants.cu:taps": taps,
+    "constants.cu:rows": rows,
     "gridstride.cu:scale_gs": scale_gs,
     "gridstride.cu:gather_gs": gather_gs,
     "gridstride.cu:roll2d_gs": roll2d_gs,

@@ -1,5 +1,5 @@
 """The numpy references (profiling.reference) of kernels/idioms.cu, flat.cu, gridstride.cu, local.cu,
-spill.cu, sparse.cu, votes.cu, switch.cu, userland.cu and atomics.cu against the kernels' own loops,
+spill.cu, sparse.cu, votes.cu, switch.cu, userland.cu, atomics.cu and constants.cu against the kernels' own loops,
 written out per thread as the .cu reads, at small odd sizes: what a GPU run is checked by."""
 
 from __future__ import annotations
@@ -116,6 +116,19 @@ def _per_thread(entry: str, a: dict, s: dict) -> dict:
             won.append(flags[i])
             flags[i] = 1 if flags[i] == 0 else flags[i]
         return {"won": won, "flags": flags}
+    if entry in ("offsets", "strided", "taps", "rows"):  # kernels/constants.cu, as its loops read
+        n, x, y = s["n"], a["x"], a["y"].astype(np.float64).copy()
+        for i in range(n):
+            if entry == "offsets":
+                if 2 <= i < n - 2:
+                    y[i] = sum(float(x[i + s["OFF"][k]]) for k in range(5))
+            elif entry == "strided":
+                y[i] = x[s["BASE"][0] + i * s["cfg::STRIDE"][0]]
+            elif entry == "taps":
+                y[i] = sum(float(x[4 * i + s["TAPS"][k]]) for k in range(4))
+            else:
+                y[i] = sum(float(x[i * s["NCOLS"][0] + j]) for j in range(s["NCOLS"][0]))
+        return {"y": y}
     M, N = s.get("M"), s.get("N")
     if entry == "scale_gs":
         return {"y": [float(a["x"][i]) * float(a["s"][i % N]) for i in range(M * N)]}
@@ -218,6 +231,10 @@ CASES = {
     "uneven": ({"n": 9}, lambda s: {"x": _f(9), "s": _f(2)}),
     "mixed": ({"n": 40}, lambda s: {"x": _f(40), "s": _f(40)}),
     "h2_bins": ({"n": 40}, lambda s: {"s": _f(32).astype(np.float16)}),
+    "offsets": ({"n": 11, "OFF": [-2, 0, 1, 2, 5]}, lambda s: {"x": _f(16), "y": _f(11)}),
+    "strided": ({"n": 7, "cfg::STRIDE": [-2], "BASE": [13]}, lambda s: {"x": _f(14), "y": _f(7)}),
+    "taps": ({"n": 5, "TAPS": [0, 3, 1, 7]}, lambda s: {"x": _f(27), "y": _f(5)}),
+    "rows": ({"n": 4, "NCOLS": [3]}, lambda s: {"x": _f(12), "y": _f(4)}),
     "invert": ({"n": 5}, lambda s: {"p": RNG.integers(0, 256, 20).astype(np.uint8), "q": np.zeros(20, np.uint8)}),
 }
 FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "flat.cu"),
@@ -230,7 +247,8 @@ FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "
         **dict.fromkeys(("act", "in_loop", "by_warp", "by_step"), "switch.cu"),
         **dict.fromkeys(("dsum", "shfl8", "norm3", "invert"), "userland.cu"),
         **dict.fromkeys(("f32_one", "f32_two", "f32_eight", "f64_two", "f32_old", "u64_one"), "atomics.cu"),
-        **dict.fromkeys(("uneven", "mixed"), "atomics2.cu"), "h2_bins": "halfatomic.cu"}
+        **dict.fromkeys(("uneven", "mixed"), "atomics2.cu"), "h2_bins": "halfatomic.cu",
+        **dict.fromkeys(("offsets", "strided", "taps", "rows"), "constants.cu")}
 
 
 @pytest.mark.parametrize("entry", sorted(CASES))

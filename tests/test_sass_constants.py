@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -140,3 +142,56 @@ def test_packed_values_read_back_as_the_bank_words_the_engine_sees(width, count,
         assert at % 4 == 0 and 8 <= at and at + 4 <= 8 + len(raw)
         assert word.to_bytes(4, "little") == raw[at - 8:at - 4]
     assert len(words) == len(raw) // 4
+
+
+class _FakeCupy:
+    """What profiling.launch.replay asks of CuPy, on the CPU: the module's globals take the bytes
+    copied to them, the kernel "runs" as constants.cu's strided would with those bytes."""
+
+    def __init__(self):
+        self.globals: dict[str, bytearray] = {}
+        outer = self
+
+        class Pointer:
+            def __init__(self, name):
+                self.name = name
+
+            def copy_from_host(self, address, nbytes):
+                import ctypes
+
+                outer.globals[self.name] = bytearray(ctypes.string_at(address, nbytes))
+
+        class Module:
+            def __init__(self, path):
+                pass
+
+            def get_global(self, name):
+                return Pointer(name)
+
+            def get_function(self, name):
+                def strided(grid, block, args, shared_mem=0):  # the kernel, from the bytes it was given
+                    n, x, y = int(args[0]), args[1], args[2]
+                    stride = int.from_bytes(outer.globals["_ZN3cfg6STRIDEE"], "little", signed=True)
+                    base = int.from_bytes(outer.globals["BASE"], "little", signed=True)
+                    y[:n] = x[base + np.arange(n) * stride]
+                return strided
+
+        self.RawModule = Module
+        self.asarray = lambda a: np.array(a)
+        self.asnumpy = lambda a: a
+        self.cuda = type("cuda", (), {"Device": lambda: type("D", (), {"synchronize": lambda self: None})()})
+
+
+@needs_nvcc
+def test_the_gpu_run_sets_the_constants_and_checks_against_them(tmp_path, monkeypatch):
+    from profiling import launch as L
+    from profiling import plan
+
+    entry = plan.build(SOURCE, "strided", "cdiv(n,256)", "256",
+                       {"n": 1000, "cfg::STRIDE": -2, "BASE": 2000, "x": "float[3*n+8]", "y": "float[n]"},
+                       tmp_path, reference="constants.cu:strided")
+    fake = _FakeCupy()
+    monkeypatch.setattr(L, "require_cupy", lambda: fake)
+    assert L.replay(entry, {}) is None  # y checked against the numpy reference, given the same constants
+    assert fake.globals == {"_ZN3cfg6STRIDEE": bytearray((-2).to_bytes(4, "little", signed=True)),
+                            "BASE": bytearray((2000).to_bytes(8, "little"))}
