@@ -158,15 +158,25 @@ def _dest_regs(ins) -> int:
     mods = set(ins.mods)
     if ins.opcode in ("HMMA", "IMMA", "DMMA", "HGMMA"):
         return 4
+    if ins.opcode in ("I2F", "I2FP", "FRND"):  # a float type names the destination (I2F.F64.S32, I2F.S64: F32)
+        return 2 if "F64" in mods else 1
+    if ins.opcode in ("F2I", "F2IP"):  # an integer type names it (F2I.S64.F64; F2I.F64.TRUNC writes an S32)
+        return 2 if mods & {"S64", "U64"} else 1
+    if ins.opcode in ("F2F", "I2I"):  # the first type is the destination's: F2F.F32.F64 writes one register
+        types = [m for m in ins.mods if m in WIDTHS]
+        return 2 if types and WIDTHS[types[0]] == 64 else 1
     if "F64" in mods or ins.opcode in ("DADD", "DMUL", "DFMA", "DMNMX"):
         return 2
     if "WIDE" in mods or (ins.opcode == "CS2R" and "32" not in mods):
         return 2  # IMAD.WIDE's pair, CS2R's 64 bits
     if ins.opcode in ("LDC", "ULDC") and "64" in mods:
         return 2
-    if ins.opcode in ("F2I", "F2F", "I2I") and mods & {"S64", "U64"}:
-        return 2
     return 1
+
+
+#: Bits of each type a conversion's modifiers name
+WIDTHS = {"F16": 16, "BF16": 16, "F32": 32, "F64": 64, "S8": 8, "U8": 8, "S16": 16, "U16": 16, "S32": 32, "U32": 32,
+          "S64": 64, "U64": 64}
 
 
 # Instructions whose results are data whatever their guard: under a data predicate they make data.
