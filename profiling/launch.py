@@ -167,6 +167,34 @@ def _scalar(p: dict):
     return {2: np.float16, 4: np.float32, 8: np.float64}[p["size"]](p["value"])
 
 
+def _pack_structs(params: list[dict], args: list) -> list:
+    """The arguments with each structure passed by value packed from its fields' (consecutive
+    plan params with its name): a numpy structured scalar of the structure's size, each field at
+    the offset warpsim laid it (a pointer as its device address), which CuPy passes as one
+    argument of that many bytes."""
+    out, i = [], 0
+    while i < len(params):
+        name = params[i].get("struct")
+        if name is None:
+            out.append(args[i])
+            i += 1
+            continue
+        j = i
+        while j < len(params) and params[j].get("struct") == name:
+            j += 1
+        fields = params[i:j]
+        formats = [np.uint64 if f["kind"] == "pointer" else np.dtype(type(_scalar(f))) for f in fields]
+        dtype = np.dtype({"names": [f["name"].split(".", 1)[1] for f in fields], "formats": formats,
+                          "offsets": [f["field_offset"] for f in fields], "itemsize": fields[0]["struct_size"]},
+                         align=True)
+        record = np.zeros((), dtype=dtype)
+        for f, value in zip(fields, args[i:j]):
+            record[f["name"].split(".", 1)[1]] = value.data.ptr if f["kind"] == "pointer" else value
+        out.append(record[()])
+        i = j
+    return out
+
+
 def replay(entry: dict, modules: dict, seed: int = 0) -> str | None:
     """Launch one plan entry once (its cubin loaded with CuPy, its buffers random) and check it
     against its numpy reference when there is one; returns why it is wrong, or None."""
@@ -188,14 +216,17 @@ def replay(entry: dict, modules: dict, seed: int = 0) -> str | None:
     rng = np.random.default_rng(seed)
     host, args = {}, []
     ints = {p["name"]: p["value"] for p in entry["params"] if p["kind"] == "int"}
+    devices = {}
     for p in entry["params"]:
         if p["kind"] == "pointer":
             host[p["name"]] = _fill(rng, p["dtype"], p["count"])
             if p.get("contents"):  # the values warpsim was given too (warpsim.sass.launch.contents)
                 host[p["name"]] = contents(p["name"], p["type"], p["count"], p["contents"], ints)
-            args.append(cupy.asarray(host[p["name"]]))
+            devices[p["name"]] = cupy.asarray(host[p["name"]])
+            args.append(devices[p["name"]])
         else:
             args.append(_scalar(p))
+    args = _pack_structs(entry["params"], args)
     shared = int(entry.get("dynamic_shared", 0))
     if shared > 48 * 1024:  # past 48 KiB a kernel opts in to its dynamic shared memory
         function.max_dynamic_shared_size_bytes = shared
@@ -208,8 +239,7 @@ def replay(entry: dict, modules: dict, seed: int = 0) -> str | None:
     scalars.update({c["name"]: c["values"] for c in entry.get("constants", ())})
     types = {p["name"]: p.get("type", "float") for p in entry["params"] if p["kind"] == "pointer"}
     expected = check(host, scalars)
-    for (name, want), dev in ((item, args[[p["name"] for p in entry["params"]].index(item[0])])
-                              for item in expected.items()):
+    for (name, want), dev in ((item, devices[item[0]]) for item in expected.items()):
         got = cupy.asnumpy(dev)
         if not reference.close(entry["reference"], types.get(name, "float"), got, want):
             return f"{name} differs from the numpy reference"

@@ -66,6 +66,15 @@ def _relative(path: Path) -> str:
         return str(path)
 
 
+def _in_struct(p) -> dict:
+    """A field of a structure passed by value: the structure's name, offset and size and the
+    field's offset in it, for the GPU run to pack the structure (profiling.launch)."""
+    if p.struct is None:
+        return {}
+    base, size = p.struct_at
+    return {"struct": p.struct, "struct_size": size, "field_offset": p.offset - base}
+
+
 def build(source: Path | str, entry: str, grid: str, block: str, args: dict, traces_dir: Path,
           per_array: bool = False, reference: str | None = None, dynamic_shared: str | None = None) -> dict:
     """One launch of any kernel, resolved (a UsageError says what is missing); copies its cubin
@@ -85,10 +94,11 @@ def build(source: Path | str, entry: str, grid: str, block: str, args: dict, tra
             kind, count = decl
             given = k.contents_text.get(p.name)  # contents the launch gives
             params.append({"name": p.name, "kind": "pointer", "type": kind, "dtype": DTYPES.get(kind, "float32"),
-                           "count": int(count) * LANES.get(kind, 1), **({"contents": given} if given else {})})
+                           "count": int(count) * LANES.get(kind, 1), **({"contents": given} if given else {}),
+                           **_in_struct(p)})
         else:
             params.append({"name": p.name, "kind": "float" if p.is_float else "int", "size": p.size,
-                           "value": k.scalars[p.name]})
+                           "value": k.scalars[p.name], **_in_struct(p)})
     data = Path(kernel.cubin_path).read_bytes()
     sha = hashlib.sha256(data).hexdigest()
     stem = Path(source).stem

@@ -464,6 +464,19 @@ def rows(a: Arrays, s: Scalars) -> Arrays:
     return {"y": a["x"][: n * cols].astype(np.float64).reshape(n, cols).sum(axis=1).astype(np.float32)}
 
 
+def axpy_struct(a: Arrays, s: Scalars) -> Arrays:
+    i = np.arange(s["p.n"])
+    y = a["p.y"].astype(np.float64)
+    y[i] = s["p.a"] * a["p.x"][i * s["p.stride"]].astype(np.float64) + y[i]
+    return {"p.y": y.astype(np.float32)}
+
+
+def copy_layout(a: Arrays, s: Scalars) -> Arrays:
+    i = np.arange(s["s.rows"] * s["s.cols"])
+    r, c = i // s["s.cols"], i % s["s.cols"]
+    return {"out": a["in"][r * s["s.ld"] + c if s["layout"] == 0 else c * s["s.ld"] + r]}
+
+
 def _added_at(a: Arrays, s: Scalars, buffer: str, word) -> np.ndarray:
     """`buffer` after atomicAdd(&buffer[word(i)], x[i]) for i < n (float64 sums)."""
     out = a[buffer].astype(np.float64).copy()
@@ -603,6 +616,8 @@ REFERENCES: dict[str, Reference] = {
     "constants.cu:strided": strided,
     "constants.cu:taps": taps,
     "constants.cu:rows": rows,
+    "params.cu:axpy_struct": axpy_struct,
+    "params.cu:copy_layout": copy_layout,
     "gridstride.cu:scale_gs": scale_gs,
     "gridstride.cu:gather_gs": gather_gs,
     "gridstride.cu:roll2d_gs": roll2d_gs,

@@ -1,5 +1,5 @@
 """The numpy references (profiling.reference) of kernels/idioms.cu, flat.cu, gridstride.cu, local.cu,
-spill.cu, sparse.cu, votes.cu, switch.cu, userland.cu, atomics.cu and constants.cu against the kernels' own loops,
+spill.cu, sparse.cu, votes.cu, switch.cu, userland.cu, atomics.cu, constants.cu and params.cu against the kernels' own loops,
 written out per thread as the .cu reads, at small odd sizes: what a GPU run is checked by."""
 
 from __future__ import annotations
@@ -116,6 +116,17 @@ def _per_thread(entry: str, a: dict, s: dict) -> dict:
             won.append(flags[i])
             flags[i] = 1 if flags[i] == 0 else flags[i]
         return {"won": won, "flags": flags}
+    if entry == "axpy_struct":
+        y = a["p.y"].astype(np.float64).copy()
+        for i in range(s["p.n"]):
+            y[i] = s["p.a"] * float(a["p.x"][i * s["p.stride"]]) + y[i]
+        return {"p.y": y}
+    if entry == "copy_layout":
+        out = []
+        for i in range(s["s.rows"] * s["s.cols"]):
+            r, c = i // s["s.cols"], i % s["s.cols"]
+            out.append(a["in"][r * s["s.ld"] + c] if s["layout"] == 0 else a["in"][c * s["s.ld"] + r])
+        return {"out": out}
     if entry in ("offsets", "strided", "taps", "rows"):  # kernels/constants.cu, as its loops read
         n, x, y = s["n"], a["x"], a["y"].astype(np.float64).copy()
         for i in range(n):
@@ -235,6 +246,8 @@ CASES = {
     "strided": ({"n": 7, "cfg::STRIDE": [-2], "BASE": [13]}, lambda s: {"x": _f(14), "y": _f(7)}),
     "taps": ({"n": 5, "TAPS": [0, 3, 1, 7]}, lambda s: {"x": _f(27), "y": _f(5)}),
     "rows": ({"n": 4, "NCOLS": [3]}, lambda s: {"x": _f(12), "y": _f(4)}),
+    "axpy_struct": ({"p.n": 5, "p.stride": 3, "p.flag": 0, "p.a": -1.5}, lambda s: {"p.x": _f(15), "p.y": _f(5)}),
+    "copy_layout": ({"s.rows": 3, "s.cols": 4, "s.ld": 5, "layout": 1}, lambda s: {"in": _f(25), "out": _f(12)}),
     "invert": ({"n": 5}, lambda s: {"p": RNG.integers(0, 256, 20).astype(np.uint8), "q": np.zeros(20, np.uint8)}),
 }
 FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "flat.cu"),
@@ -248,7 +261,8 @@ FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "
         **dict.fromkeys(("dsum", "shfl8", "norm3", "invert"), "userland.cu"),
         **dict.fromkeys(("f32_one", "f32_two", "f32_eight", "f64_two", "f32_old", "u64_one"), "atomics.cu"),
         **dict.fromkeys(("uneven", "mixed"), "atomics2.cu"), "h2_bins": "halfatomic.cu",
-        **dict.fromkeys(("offsets", "strided", "taps", "rows"), "constants.cu")}
+        **dict.fromkeys(("offsets", "strided", "taps", "rows"), "constants.cu"),
+        **dict.fromkeys(("axpy_struct", "copy_layout"), "params.cu")}
 
 
 @pytest.mark.parametrize("entry", sorted(CASES))

@@ -28,8 +28,14 @@ element's size from the PTX), `--arg cfg::STRIDE=2` (one in a namespace); withou
 is refused, the message naming the variable and its initial value. A `__constant__` read only as
 data (a filter's weights) needs nothing.
 
-Limitations: struct parameters passed by value are refused; `blockDim`-dependent code paths are
-handled (blockDim is in the constant bank), textures and surfaces are not.
+A structure passed by value is laid out as C does from its definition in the `.cu` (each field
+at its alignment, the size rounded to the largest or to its `__align__`), checked against the
+cubin's size, and each field is a parameter of its own: `--arg p.n=1000 --arg p.x='float[p.n]'`
+(`p.n` usable in --grid and the counts). An enum parameter is its integer.
+
+Limitations: a structure with an array, a nested structure or a vector field is refused (saying
+which field); `blockDim`-dependent code paths are handled (blockDim is in the constant bank),
+textures and surfaces are not.
 """
 
 from __future__ import annotations
@@ -62,6 +68,9 @@ class Param:
     ctype: str  # as written (`const float *`, `int`)
     size: int  # bytes, from the cubin
     offset: int  # bytes into the parameter block
+    struct: str | None = None  # the structure parameter this is a field of (its name is `struct.field`)
+    struct_at: tuple[int, int] = (0, 0)  # that structure's offset and size in the parameter block
+    struct_why: str | None = None  # a structure passed by value that is not laid out: why
 
     @property
     def pointer(self) -> bool:
@@ -76,6 +85,15 @@ class Param:
     @property
     def is_float(self) -> bool:
         return not self.pointer and self.base_type in FLOAT_TYPES
+
+    @property
+    def is_struct(self) -> bool:
+        """A structure passed by value: neither a pointer nor a scalar type warpsim knows."""
+        if self.pointer or self.base_type in ELEMENT_BYTES or self.base_type in FIELD_TYPES:
+            return False
+        return self.size > 8 or self.base_type.split()[-1] not in (
+            "int", "long", "short", "char", "unsigned", "size_t", "bool", "int32_t", "uint32_t", "int64_t",
+            "uint64_t", "cudaTextureObject_t", "cudaSurfaceObject_t")
 
 
 @dataclass(frozen=True)
@@ -114,27 +132,33 @@ class KernelLaunch:
         return -(-static // 16) * 16 + self.dynamic_shared if self.dynamic_shared else static
 
     def launch(self, shared_vars=()) -> Launch:
-        cbank = {}
+        raw: dict[int, int] = {}  # constant bank 0, byte by byte
+
+        def put(at: int, value: int, size: int) -> None:
+            for k in range(size):
+                raw[at + k] = (value >> (8 * k)) & 0xFF
+
         for i, axis in enumerate(self.block):
-            cbank[0x0 + 4 * i] = axis
+            put(0x0 + 4 * i, axis, 4)
         for i, axis in enumerate(self.grid):
-            cbank[0xC + 4 * i] = axis
-        cbank[0x28] = 0x00FFFC00  # the stack pointer (local memory)
+            put(0xC + 4 * i, axis, 4)
+        put(0x28, 0x00FFFC00, 4)  # the stack pointer (local memory)
         base = self.function.param_base
         buffers = []
         for p in self.params:
             at = base + p.offset
             if p.pointer:
                 address = self.address_of(p.name)
-                cbank[at], cbank[at + 4] = address & 0xFFFFFFFF, address >> 32
+                put(at, address, 8)
                 decl = self.buffers.get(p.name)
                 nbytes = ELEMENT_BYTES.get(decl[0], 4) * decl[1] if decl else None
                 given = self.contents.get(p.name)
                 buffers.append(Buffer(p.name, address, nbytes, None if given is None else given.view(np.uint8)))
                 continue
-            bits = _bits(p, self.scalars[p.name])
-            for k in range(0, max(p.size, 4), 4):
-                cbank[at + k] = (bits >> (8 * k)) & 0xFFFFFFFF
+            put(at, _bits(p, self.scalars[p.name]), p.size)
+        # whole words, a structure's padding and a small parameter's unused bytes zero
+        cbank = {w: int.from_bytes(bytes(raw.get(w + k, 0) for k in range(4)), "little")
+                 for w in sorted({a & ~3 for a in raw})}
         return Launch(self.grid, self.block, cbank, tuple(buffers), tuple(shared_vars), self.shared_bytes,
                       self.bank3())
 
@@ -224,6 +248,82 @@ def demangled_types(demangled: str) -> list[str] | None:
     return None
 
 
+#: (size, alignment) of the scalar and vector types a structure parameter's fields may have
+FIELD_TYPES = {
+    **{t: (1, 1) for t in ("char", "signed char", "unsigned char", "bool", "int8_t", "uint8_t")},
+    **{t: (2, 2) for t in ("short", "unsigned short", "short int", "int16_t", "uint16_t", "half", "__half",
+                           "__nv_bfloat16")},
+    **{t: (4, 4) for t in ("int", "unsigned", "unsigned int", "signed", "int32_t", "uint32_t", "float")},
+    **{t: (8, 8) for t in ("long", "unsigned long", "long long", "unsigned long long", "size_t", "ptrdiff_t",
+                           "int64_t", "uint64_t", "double")},
+}
+
+
+def struct_fields(source: str, name: str) -> list[tuple[str, str]] | str:
+    """(type, name) of each field of `struct name { ... }` (or `typedef struct { ... } name`) in
+    a CUDA source, in order, after ("__align__", N) where the structure declares its alignment; or why it cannot be a structure warpsim lays out (not found, an
+    array, a nested structure, a type it does not know)."""
+    text = _strip_comments(source)
+    m = (re.search(r"\b(?:struct|class)\s+(?:__align__\s*\(\s*\d+\s*\)\s*|alignas\s*\(\s*\d+\s*\)\s*)?"
+                   + re.escape(name) + r"\s*\{", text)
+         or re.search(r"\btypedef\s+struct\s*\w*\s*\{(?=[^{}]*\}\s*" + re.escape(name) + r"\s*;)", text))
+    if m is None:
+        return f"its definition (struct {name} {{ ... }}) is not in the source"
+    body = text[m.end():text.index("}", m.end())]
+    aligned = re.search(r"(?:__align__|alignas)\s*\(\s*(\d+)", m[0])
+    fields = [("__align__", aligned[1])] if aligned else []  # the structure's own alignment, first
+    for decl in (d.strip() for d in body.split(";")):
+        if not decl:
+            continue
+        if "(" in decl or "{" in decl:
+            return f"struct {name} has a member that is not a plain field ({decl.split(chr(10))[0].strip()})"
+        first, *more = _split_top(decl)
+        mm = re.match(r"^(.*?)([A-Za-z_]\w*)\s*(\[[^\]]*\])?$", first)
+        if mm is None:
+            return f"struct {name} has a member warpsim cannot read ({decl!r})"
+        base = mm[1].replace("*", " ").strip()  # `float *a, *b`: each declarator its own stars
+        others = [re.match(r"^(\**)\s*([A-Za-z_]\w*)\s*(\[[^\]]*\])?$", d.strip()) for d in more]
+        if not all(others):
+            return f"struct {name} has a member warpsim cannot read ({decl!r})"
+        for ctype, member, array in [(mm[1].strip(), mm[2], mm[3])] + [
+                (f"{base} {m[1]}".strip(), m[2], m[3]) for m in others]:
+            if array:
+                return f"struct {name}'s field {member} is an array (give its elements fields of their own)"
+            words = [w for w in re.split(r"[\s&]+", ctype.replace("*", " * ")) if w and w not in
+                     ("const", "volatile", "__restrict__", "restrict", "struct")]
+            if "*" not in words and " ".join(words) not in FIELD_TYPES:
+                return f"struct {name}'s field {member} is `{' '.join(words)}`, a type warpsim does not lay out " \
+                       "(it takes pointers, integers and floats)"
+            fields.append((ctype, member))
+    return fields
+
+
+def _expand_struct(p: Param, source: str | None) -> tuple[list[Param], str | None]:
+    """A structure passed by value as its fields, each a parameter named `p.field` at its own
+    offset (C's layout: each field at its alignment, the size rounded to the largest); or
+    ([p], why not) where the source does not define it as warpsim can lay out, or the layout's
+    size is not the cubin's."""
+    if source is None:
+        return [p], "there is no source to read its definition from"
+    fields = struct_fields(source, p.base_type.split("::")[-1])
+    if isinstance(fields, str):
+        return [p], fields
+    out, at, widest = [], 0, 1
+    if fields and fields[0][0] == "__align__":
+        widest = int(fields.pop(0)[1])
+    for ctype, name in fields:
+        size, align = (8, 8) if "*" in ctype else FIELD_TYPES[" ".join(
+            w for w in ctype.split() if w not in ("const", "volatile", "struct"))]
+        at = -(-at // align) * align
+        out.append(Param(f"{p.name}.{name}", ctype, size, p.offset + at, struct=p.name,
+                         struct_at=(p.offset, p.size)))
+        at, widest = at + size, max(widest, align)
+    total = -(-at // widest) * widest
+    if total != p.size:
+        return [p], f"its fields, laid out as C does, take {total} bytes where the cubin's parameter takes {p.size}"
+    return out, None
+
+
 def resolve_params(function: Function, source: str | None, names: list[str] | None = None
                    ) -> tuple[list[Param], list[str]]:
     """The entry point's parameters, named from the source (or by `names`, as a trace keeps
@@ -252,13 +352,23 @@ def resolve_params(function: Function, source: str | None, names: list[str] | No
         if sig is not None and not types:
             ctype = sig[i][0]
         name = sig[i][1] if sig else f"p{i}"
-        params.append(Param(name, ctype, cp.size, cp.offset))
+        param = Param(name, ctype, cp.size, cp.offset)
+        if param.is_struct and source and cp.size <= 8 and re.search(
+                r"\benum\s+(?:class\s+|struct\s+)?" + re.escape(param.base_type.split("::")[-1]) + r"\b", source):
+            param = Param(name, "long" if cp.size == 8 else "int", cp.size, cp.offset)  # an enum: its integer
+        if param.is_struct:
+            fields, why = _expand_struct(param, source)
+            if why is not None:
+                param = Param(name, ctype, cp.size, cp.offset, struct_why=why)
+            params += fields if why is None else [param]
+            continue
+        params.append(param)
     return params, warnings
 
 
 # -- expressions ----------------------------------------------------------------------------------------
 
-_ALLOWED = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Name, ast.Call, ast.Load,
+_ALLOWED = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Name, ast.Attribute, ast.Call, ast.Load,
             ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.USub, ast.UAdd)
 
 
@@ -288,6 +398,8 @@ def evaluate(text: str, names: dict, what: str):
     def ev(node):
         if isinstance(node, ast.Expression):
             return ev(node.body)
+        if isinstance(node, ast.Attribute):  # a field of a structure parameter, `p.n`
+            node = ast.Name(id=ast.unparse(node))
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.Name):
@@ -365,7 +477,8 @@ def parse_dim3(text: str, names: dict, what: str) -> tuple[int, int, int]:
     return tuple(values)
 
 
-_ARG = re.compile(r"^\s*([A-Za-z_][\w:]*)\s*=\s*(.+?)\s*$")  # `cfg::STRIDE`: a __constant__ in a namespace
+#: `cfg::STRIDE`: a __constant__ in a namespace; `p.n`: a field of a structure parameter
+_ARG = re.compile(r"^\s*([A-Za-z_][\w:.]*)\s*=\s*(.+?)\s*$")
 _DECL = re.compile(r"^([A-Za-z_]\w*)\s*\[(.+)\]$")
 
 
@@ -433,11 +546,11 @@ def bind(function: Function, params: list[Param], args: dict[str, str], grid: st
             raise UsageError(f"parameter {p.name} is a {kind} object: its fetches go through the texture path, "
                              "which warpsim does not count (it counts global, shared and local accesses); read the "
                              "array through a pointer instead")
-        if p.size > 8 or (not p.is_float and p.base_type not in ELEMENT_BYTES and p.base_type.split()[-1] not in
-                          ("int", "long", "short", "char", "unsigned", "size_t", "bool", "int32_t", "uint32_t",
-                           "int64_t", "uint64_t")):
-            raise UsageError(f"parameter {p.name} is `{p.ctype}` ({p.size} bytes): warpsim takes int and float "
-                             "scalars and pointers, not structures by value")
+        if p.is_struct:
+            raise UsageError(f"parameter {p.name} is `{p.ctype}` ({p.size} bytes), a structure by value, and "
+                             f"{p.struct_why or 'warpsim cannot lay it out'}: warpsim takes structures of "
+                             "pointers, integers and floats it finds defined in the .cu, each field given as "
+                             f"--arg {p.name}.FIELD=VALUE")
         if text is None:
             raise UsageError(f"--arg {p.name}=VALUE is missing; {function.source_name}'s signature: ({signature})")
         scalars[p.name] = _scalar(p, text)
