@@ -207,9 +207,9 @@ def _rows(items, by_line: bool, by_pc: bool) -> list[Row]:
 def analysis(kernel: Kernel, rows: list[Row], engine: str) -> Analysis:
     k = kernel.launch
     get = k.scalars.get
+    params = {**k.scalars, **{name: c.text for name, c in k.constants.items()}}  # __constant__ values as given
     return Analysis(kernel.name, get("M"), get("N"), get("K"), k.block, k.grid, rows, list(k.warnings),
-                    params={**k.scalars, **{name: c.text for name, c in k.constants.items()}}, source=str(kernel.source_path) if kernel.source_path else None,
-                    engine=engine)
+                    params=params, source=str(kernel.source_path) if kernel.source_path else None, engine=engine)
 
 
 def analyze_launch(kernel: Kernel, by_line: bool = False, by_pc: bool = False,

@@ -98,12 +98,16 @@ class Constant:
         return bytes.fromhex(self.initial) if self.initial else bytes(self.size)
 
     @property
+    def element_width(self) -> int | None:
+        """Bytes of one element where the PTX gives them (1, 2, 4 or 8, dividing the size), else None."""
+        return self.element if self.element in (1, 2, 4, 8) and self.size % self.element == 0 else None
+
+    @property
     def initial_text(self) -> str:
         """The initial bytes as the values `--arg NAME=...` takes: signed integers of the
         element's size (where the PTX gives it and it is 1, 2, 4 or 8 bytes), else of 4 bytes where
         they divide the size, else bytes."""
-        width = self.element if self.element in (1, 2, 4, 8) and self.size % self.element == 0 else \
-            self.size if self.size in (1, 2, 4, 8) else 4 if self.size % 4 == 0 else 1
+        width = self.element_width or (self.size if self.size in (1, 2, 4, 8) else 4 if self.size % 4 == 0 else 1)
         data = self.initial_bytes
         return ",".join(str(int.from_bytes(data[i:i + width], "little", signed=True))
                         for i in range(0, len(data), width))
@@ -112,8 +116,8 @@ class Constant:
         """The variable's bytes for `values`, little-endian, one an element: of the element's size
         where the PTX gives it, else `size / len(values)` bytes (1, 2, 4 or 8); a ValueError says
         why they do not fit."""
-        if self.element in (1, 2, 4, 8) and self.size % self.element == 0:
-            width, count = self.element, self.size // self.element
+        if self.element_width:
+            width, count = self.element_width, self.size // self.element_width
             if len(values) != count:
                 raise ValueError(f"it holds {count} element{'s' * (count != 1)} of {width} bytes, so give "
                                  f"{count} value{'s' * (count != 1)}, not {len(values)}")
@@ -141,10 +145,6 @@ class Cubin:
     def constant_at(self, offset: int) -> Constant | None:
         """The `__constant__` variable whose bytes hold constant bank 3's `offset`, or None."""
         return next((c for c in self.constants if c.offset <= offset < c.offset + max(c.size, 1)), None)
-
-    def constant(self, name: str) -> Constant | None:
-        """A `__constant__` variable by its name as written (or its symbol)."""
-        return next((c for c in self.constants if name in (c.name, c.source_name)), None)
 
     def entry(self, name: str) -> Function:
         """An entry point by its mangled name, its demangled name, or as written in the source."""

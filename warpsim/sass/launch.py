@@ -259,10 +259,18 @@ FIELD_TYPES = {
 }
 
 
-def struct_fields(source: str, name: str) -> list[tuple[str, str]] | str:
-    """(type, name) of each field of `struct name { ... }` (or `typedef struct { ... } name`) in
-    a CUDA source, in order, after ("__align__", N) where the structure declares its alignment; or why it cannot be a structure warpsim lays out (not found, an
-    array, a nested structure, a type it does not know)."""
+def _field_layout(ctype: str) -> tuple[int, int] | None:
+    """(size, alignment) of a structure field's type: a pointer, or one of FIELD_TYPES; None else."""
+    words = [w for w in re.split(r"[\s&]+", ctype.replace("*", " * ")) if w and w not in
+             ("const", "volatile", "__restrict__", "restrict", "struct")]
+    return (8, 8) if "*" in words else FIELD_TYPES.get(" ".join(words))
+
+
+def struct_fields(source: str, name: str) -> tuple[int, list[tuple[str, str]]] | str:
+    """The alignment `struct name { ... }` (or `typedef struct { ... } name`) declares in a CUDA
+    source (`__align__(16)`; 1 where it declares none) and (type, name) of each of its fields, in
+    order; or why it cannot be a structure warpsim lays out (not found, an array, a nested
+    structure, a type it does not know)."""
     text = _strip_comments(source)
     m = (re.search(r"\b(?:struct|class)\s+(?:__align__\s*\(\s*\d+\s*\)\s*|alignas\s*\(\s*\d+\s*\)\s*)?"
                    + re.escape(name) + r"\s*\{", text)
@@ -271,7 +279,7 @@ def struct_fields(source: str, name: str) -> list[tuple[str, str]] | str:
         return f"its definition (struct {name} {{ ... }}) is not in the source"
     body = text[m.end():text.index("}", m.end())]
     aligned = re.search(r"(?:__align__|alignas)\s*\(\s*(\d+)", m[0])
-    fields = [("__align__", aligned[1])] if aligned else []  # the structure's own alignment, first
+    fields = []
     for decl in (d.strip() for d in body.split(";")):
         if not decl:
             continue
@@ -289,13 +297,11 @@ def struct_fields(source: str, name: str) -> list[tuple[str, str]] | str:
                 (f"{base} {m[1]}".strip(), m[2], m[3]) for m in others]:
             if array:
                 return f"struct {name}'s field {member} is an array (give its elements fields of their own)"
-            words = [w for w in re.split(r"[\s&]+", ctype.replace("*", " * ")) if w and w not in
-                     ("const", "volatile", "__restrict__", "restrict", "struct")]
-            if "*" not in words and " ".join(words) not in FIELD_TYPES:
-                return f"struct {name}'s field {member} is `{' '.join(words)}`, a type warpsim does not lay out " \
+            if _field_layout(ctype) is None:
+                return f"struct {name}'s field {member} is `{ctype}`, a type warpsim does not lay out " \
                        "(it takes pointers, integers and floats)"
             fields.append((ctype, member))
-    return fields
+    return (int(aligned[1]) if aligned else 1), fields
 
 
 def _expand_struct(p: Param, source: str | None) -> tuple[list[Param], str | None]:
@@ -305,15 +311,13 @@ def _expand_struct(p: Param, source: str | None) -> tuple[list[Param], str | Non
     size is not the cubin's."""
     if source is None:
         return [p], "there is no source to read its definition from"
-    fields = struct_fields(source, p.base_type.split("::")[-1])
-    if isinstance(fields, str):
-        return [p], fields
-    out, at, widest = [], 0, 1
-    if fields and fields[0][0] == "__align__":
-        widest = int(fields.pop(0)[1])
+    found = struct_fields(source, p.base_type.split("::")[-1])
+    if isinstance(found, str):
+        return [p], found
+    widest, fields = found
+    out, at = [], 0
     for ctype, name in fields:
-        size, align = (8, 8) if "*" in ctype else FIELD_TYPES[" ".join(
-            w for w in ctype.split() if w not in ("const", "volatile", "struct"))]
+        size, align = _field_layout(ctype)
         at = -(-at // align) * align
         out.append(Param(f"{p.name}.{name}", ctype, size, p.offset + at, struct=p.name,
                          struct_at=(p.offset, p.size)))
