@@ -477,6 +477,19 @@ def copy_layout(a: Arrays, s: Scalars) -> Arrays:
     return {"out": a["in"][r * s["s.ld"] + c if s["layout"] == 0 else c * s["s.ld"] + r]}
 
 
+def conv_rows(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/halo.cu: each row of imageW floats (rows `pitch` apart) convolved with the 17 weights
+    of c_Kernel, zeros beyond the row's ends; the pitch's gap is left as it was."""
+    W, H, pitch, R = s["imageW"], s["imageH"], s["pitch"], 8
+    src = np.zeros((H, W + 2 * R))
+    src[:, R:R + W] = a["d_Src"][: H * pitch].reshape(H, pitch)[:, :W]
+    w = np.asarray(s.get("c_Kernel", [0.0] * (2 * R + 1)), dtype=np.float64)
+    rows = sum(w[R - j] * src[:, R + j:R + j + W] for j in range(-R, R + 1))
+    out = a["d_Dst"].copy()
+    out[: H * pitch].reshape(H, pitch)[:, :W] = rows
+    return {"d_Dst": out}
+
+
 def _added_at(a: Arrays, s: Scalars, buffer: str, word) -> np.ndarray:
     """`buffer` after atomicAdd(&buffer[word(i)], x[i]) for i < n (float64 sums)."""
     out = a[buffer].astype(np.float64).copy()
@@ -618,6 +631,7 @@ REFERENCES: dict[str, Reference] = {
     "constants.cu:rows": rows,
     "params.cu:axpy_struct": axpy_struct,
     "params.cu:copy_layout": copy_layout,
+    "halo.cu:conv_rows": conv_rows,
     "gridstride.cu:scale_gs": scale_gs,
     "gridstride.cu:gather_gs": gather_gs,
     "gridstride.cu:roll2d_gs": roll2d_gs,

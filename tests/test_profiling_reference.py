@@ -1,6 +1,7 @@
 """The numpy references (profiling.reference) of kernels/idioms.cu, flat.cu, gridstride.cu, local.cu,
-spill.cu, sparse.cu, votes.cu, switch.cu, userland.cu, atomics.cu, constants.cu and params.cu against the kernels' own loops,
-written out per thread as the .cu reads, at small odd sizes: what a GPU run is checked by."""
+spill.cu, sparse.cu, votes.cu, switch.cu, userland.cu, atomics.cu, constants.cu, params.cu and halo.cu
+against the kernels' own loops, written out per thread as the .cu reads, at small odd sizes: what a GPU
+run is checked by."""
 
 from __future__ import annotations
 
@@ -170,6 +171,14 @@ def _per_thread(entry: str, a: dict, s: dict) -> dict:
     if entry == "shfl8":
         n = s["n"]
         return {"y": [sum(float(a["x"][i + d]) for d in range(8) if i + d < n) for i in range(0, n, 8)]}
+    if entry == "conv_rows":  # kernels/halo.cu: a thread's 8 outputs, from its tile row and halos
+        W, pitch, w = s["imageW"], s["pitch"], s["c_Kernel"]
+        src, out = a["d_Src"], a["d_Dst"].astype(np.float64).copy()
+        for y in range(s["imageH"]):
+            for x in range(W):
+                row = [float(src[y * pitch + x + j]) if 0 <= x + j < W else 0.0 for j in range(-8, 9)]
+                out[y * pitch + x] = sum(w[8 - j] * row[j + 8] for j in range(-8, 9))
+        return {"d_Dst": out}
     if entry == "norm3":
         p = a["p"]
         return {"r": [float(np.sqrt(sum(float(p[3 * i + c]) ** 2 for c in range(3)))) for i in range(s["n"])]}
@@ -248,6 +257,8 @@ CASES = {
     "rows": ({"n": 4, "NCOLS": [3]}, lambda s: {"x": _f(12), "y": _f(4)}),
     "axpy_struct": ({"p.n": 5, "p.stride": 3, "p.flag": 0, "p.a": -1.5}, lambda s: {"p.x": _f(15), "p.y": _f(5)}),
     "copy_layout": ({"s.rows": 3, "s.cols": 4, "s.ld": 5, "layout": 1}, lambda s: {"in": _f(25), "out": _f(12)}),
+    "conv_rows": ({"imageW": 128, "imageH": 3, "pitch": 133, "c_Kernel": [0.5 * k - 3.0 for k in range(17)]},
+                  lambda s: {"d_Src": _f(3 * 133), "d_Dst": _f(3 * 133)}),
     "invert": ({"n": 5}, lambda s: {"p": RNG.integers(0, 256, 20).astype(np.uint8), "q": np.zeros(20, np.uint8)}),
 }
 FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "flat.cu"),
@@ -262,7 +273,7 @@ FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "
         **dict.fromkeys(("f32_one", "f32_two", "f32_eight", "f64_two", "f32_old", "u64_one"), "atomics.cu"),
         **dict.fromkeys(("uneven", "mixed"), "atomics2.cu"), "h2_bins": "halfatomic.cu",
         **dict.fromkeys(("offsets", "strided", "taps", "rows"), "constants.cu"),
-        **dict.fromkeys(("axpy_struct", "copy_layout"), "params.cu")}
+        **dict.fromkeys(("axpy_struct", "copy_layout"), "params.cu"), "conv_rows": "halo.cu"}
 
 
 @pytest.mark.parametrize("entry", sorted(CASES))

@@ -95,6 +95,8 @@ ODD_SIZES = {"trmm_lower": lambda d: {"M": d(1, 70), "N": d(1, 70)},  # a trip c
              "sgemm_cp_async": lambda d: {"M": d(1, 50), "N": d(1, 50), "K": d(1, 80), "alpha": 1.0, "beta": 0.5},
              # 64-bit c - X*Y carries for k >= 1 only: the block index z is cut at 1
              "stencil7": lambda d: {"X": d(1, 70), "Y": d(1, 20), "Z": d(1, 12)},
+             # the left halo's 64-bit address carries across zero in the first column of blocks only
+             "conv_rows": lambda d: {"imageW": 128 * d(1, 3), "imageH": 4 * d(1, 3), "pitch": 384 + d(0, 40)},
              # registers spilled and reloaded, in a loop of any trip count (none included)
              "spill": lambda d: {"n": d(1, 700), "steps": d(0, 4)}}
 

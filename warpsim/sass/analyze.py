@@ -89,10 +89,11 @@ def prepare(path, entry, grid: str, block: str, args: list[str] | dict, source: 
     memory per block, an integer expression of the scalar arguments."""
     program, found, cubin = compile_kernel(path, entry)
     source = Path(source) if source is not None else found
-    params, warnings = L.resolve_params(program.function, L.read_source(source), param_names)
+    text = L.read_source(source)
+    params, warnings = L.resolve_params(program.function, text, param_names)
     texts = args if isinstance(args, dict) else L.parse_args(list(args))
     bound = L.bind(program.function, params, {k: str(v) for k, v in texts.items()}, grid, block, warnings,
-                   dynamic_shared, program.cubin.constants)
+                   dynamic_shared, program.cubin.constants, text)
     return Kernel(program, bound, source, cubin)
 
 

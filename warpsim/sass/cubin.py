@@ -32,6 +32,8 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from warpsim.errors import UsageError
 
 SHARED_RESERVED = 0x400  # bytes the sm_90 driver keeps at the start of every block's shared window
@@ -102,20 +104,30 @@ class Constant:
         """Bytes of one element where the PTX gives them (1, 2, 4 or 8, dividing the size), else None."""
         return self.element if self.element in (1, 2, 4, 8) and self.size % self.element == 0 else None
 
-    @property
-    def initial_text(self) -> str:
-        """The initial bytes as the values `--arg NAME=...` takes: signed integers of the
+    def initial_text(self, dtype: str = "") -> str:
+        """The initial bytes as the values `--arg NAME=...` takes: of the floating type `dtype`
+        (numpy's '<f4', '<f8', '<f2') where the source declares one, else signed integers of the
         element's size (where the PTX gives it and it is 1, 2, 4 or 8 bytes), else of 4 bytes where
         they divide the size, else bytes."""
-        width = self.element_width or (self.size if self.size in (1, 2, 4, 8) else 4 if self.size % 4 == 0 else 1)
         data = self.initial_bytes
+        if dtype:
+            return ",".join(repr(float(v)) for v in np.frombuffer(data, dtype=dtype))
+        width = self.element_width or (self.size if self.size in (1, 2, 4, 8) else 4 if self.size % 4 == 0 else 1)
         return ",".join(str(int.from_bytes(data[i:i + width], "little", signed=True))
                         for i in range(0, len(data), width))
 
-    def pack(self, values: list[int]) -> bytes:
-        """The variable's bytes for `values`, little-endian, one an element: of the element's size
-        where the PTX gives it, else `size / len(values)` bytes (1, 2, 4 or 8); a ValueError says
-        why they do not fit."""
+    def pack(self, values: list, dtype: str = "") -> bytes:
+        """The variable's bytes for `values`, little-endian, one an element: of the floating type
+        `dtype` where the source declares one (numpy's '<f4', '<f8', '<f2'), else integers of the
+        element's size where the PTX gives it, else of `size / len(values)` bytes (1, 2, 4 or 8); a
+        ValueError says why they do not fit."""
+        if dtype:
+            width = np.dtype(dtype).itemsize
+            count = self.size // width
+            if len(values) != count:
+                raise ValueError(f"it holds {count} element{'s' * (count != 1)} of {width} bytes, so give "
+                                 f"{count} value{'s' * (count != 1)}, not {len(values)}")
+            return np.asarray(values, dtype=dtype).tobytes()
         if self.element_width:
             width, count = self.element_width, self.size // self.element_width
             if len(values) != count:

@@ -101,12 +101,13 @@ class GivenConstant:
     """A `__constant__` variable's value as the launch gives it (`--arg NAME=V[,V...]`)."""
 
     var: Constant
-    values: tuple[int, ...]
+    values: tuple  # ints, or floats where the source declares a floating type
     text: str  # as given, spaces dropped
+    dtype: str = ""  # numpy's '<f4', '<f8' or '<f2' where the source declares float, double or half
 
     @property
     def data(self) -> bytes:
-        return self.var.pack(list(self.values))
+        return self.var.pack(list(self.values), self.dtype)
 
 
 @dataclass
@@ -515,11 +516,13 @@ MAX_SHARED_PER_BLOCK = 227 * 1024
 
 
 def bind(function: Function, params: list[Param], args: dict[str, str], grid: str, block: str,
-         warnings: list[str], dynamic_shared: str | None = None, constants: tuple[Constant, ...] = ()) -> KernelLaunch:
+         warnings: list[str], dynamic_shared: str | None = None, constants: tuple[Constant, ...] = (),
+         source: str | None = None) -> KernelLaunch:
     """Check the arguments against the signature and evaluate the launch (`dynamic_shared`: an
     integer expression of the scalar arguments, bytes of dynamic shared memory per block;
     `constants`: the module's `__constant__` variables, which `--arg NAME=VALUE[,VALUE...]` may
-    give values as cudaMemcpyToSymbol would)."""
+    give values as cudaMemcpyToSymbol would; `source`, the .cu's text, tells which of them are
+    float, double or half)."""
     signature = ", ".join(f"{p.ctype} {p.name}".strip() for p in params)
     names = {p.name for p in params}
     by_name = {name: c for c in constants for name in (c.name, c.source_name)}
@@ -562,8 +565,9 @@ def bind(function: Function, params: list[Param], args: dict[str, str], grid: st
     given_constants = {}
     for name in sorted(set(args) & set(by_name) - names):
         var = by_name[name]
-        given_constants[name] = GivenConstant(var, _constant_values(var, name, args[name], ints),
-                                              args[name].replace(" ", ""))
+        dtype = constant_dtype(source, var.source_name)
+        given_constants[name] = GivenConstant(var, _constant_values(var, name, args[name], ints, dtype),
+                                              args[name].replace(" ", ""), dtype)
     for name, decl in list(buffers.items()):
         if decl is not None:
             kind, count = decl
@@ -594,15 +598,38 @@ def bind(function: Function, params: list[Param], args: dict[str, str], grid: st
                         given_constants)
 
 
-def _constant_values(var: Constant, name: str, text: str, ints: dict) -> tuple[int, ...]:
+FLOAT_DTYPES = {"float": "<f4", "double": "<f8", "half": "<f2", "__half": "<f2"}
+
+
+def constant_dtype(source: str | None, name: str) -> str:
+    """numpy's dtype of a `__constant__` variable the source declares float, double or half
+    (`__constant__ float c_Kernel[17];`), else "" (its values are integers)."""
+    if not source:
+        return ""
+    base = re.escape(name.split("::")[-1])
+    m = re.search(r"__constant__\s+((?:[A-Za-z_]\w*\s+)+?)" + base + r"\s*[\[;=]", _strip_comments(source))
+    words = [w for w in m[1].split() if w not in ("const", "static", "__device__", "volatile")] if m else []
+    return FLOAT_DTYPES.get(" ".join(words), "")
+
+
+def _constant_values(var: Constant, name: str, text: str, ints: dict, dtype: str = "") -> tuple:
     """`--arg NAME=V[,V...]` for a `__constant__` variable: integer expressions of the scalar
-    arguments, one an element (Constant.pack checks that they fill it)."""
-    values = tuple(eval_int(item, ints, f"--arg {name}") for item in _split_top(text, ","))
+    arguments, one an element, or numbers where it is float, double or half (`dtype`);
+    Constant.pack checks that they fill it."""
+    items = _split_top(text, ",")
+    if dtype:
+        try:
+            values = tuple(float(item) for item in items)
+        except ValueError:
+            raise UsageError(f"--arg {name}={text}: __constant__ {name} holds floating values; give numbers, "
+                             f"e.g. --arg {name}={var.initial_text(dtype)}") from None
+    else:
+        values = tuple(eval_int(item, ints, f"--arg {name}") for item in items)
     try:
-        var.pack(list(values))
+        var.pack(list(values), dtype)
     except ValueError as e:
         raise UsageError(f"--arg {name}={text}: __constant__ {name} takes {var.size} bytes; {e} (its initial "
-                         f"value: --arg {name}={var.initial_text})") from None
+                         f"value: --arg {name}={var.initial_text(dtype)})") from None
     return values
 
 

@@ -487,8 +487,8 @@ class Machine:
                    inside[0] if inside else None)
         if var is None:
             return Opaque(f"the value of a __constant__ variable, c[0x3][{at:#x}]")
-        return Opaque(f"{CONSTANT_ORIGIN}{var.source_name}, which the program may set with "
-                      f"cudaMemcpyToSymbol before the launch; give it with --arg {var.source_name}={var.initial_text}")
+        return Opaque(f"{CONSTANT_ORIGIN}{var.source_name}, which the program may set with cudaMemcpyToSymbol "
+                      f"before the launch; give it with --arg {var.source_name}={var.initial_text()}")
 
     def live_of(self, values) -> np.ndarray | slice:
         """Which entries of a per-thread array (or a scalar) belong to threads on the path now."""

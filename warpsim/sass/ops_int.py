@@ -131,10 +131,10 @@ def _contribution(m, op, v: Sym) -> Sym:
     u(x) for x, 2**32 - u(x) for -x and 2**32 - 1 - u(x) for ~x, since the hardware adds ~x + 1
     and ~x (so -0 carries)."""
     if isinstance(op, isa.Reg) and op.neg:
-        return const(TWO32) - unsigned(-v, m.env)
+        return const(TWO32) - _in_window(m, -v, True)
     if isinstance(op, isa.Reg) and op.inv:
-        return const(TWO32 - 1) - unsigned(-v - 1, m.env)
-    return unsigned(v, m.env)
+        return const(TWO32 - 1) - _in_window(m, -v - 1, True)
+    return _in_window(m, v, True)
 
 
 def _carry_count(m, srcs, values, cin) -> Sym:
