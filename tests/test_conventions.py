@@ -141,3 +141,21 @@ def test_the_worst_access_names_every_equal_one_and_bank_conflicts():
     warptile = " ".join(run("warpsim", "analyze", "warptile", "--M", 4096).stdout.split())
     # warptile's global accesses are all coalesced; its A transpose store conflicts 4 ways
     assert "shared A store: 4 wavefronts per request where 1 would do (bank conflicts): 4x the cycles." in warptile
+
+
+def test_a_scalar_argument_named_as_an_output_key_keeps_its_value_beside_it():
+    # spmv_csr(int rows, ...) at 97 rows: its argument `rows` would hide the JSON's row list (or the
+    # list the argument), and --caches' CSV has a column `array` beside each row's: the argument is
+    # written arg.rows, the rows stay a list, and CSV and JSON carry the same names
+    from warpsim.counts import RESERVED
+    from warpsim.caches.model import FIELDS
+
+    assert set(FIELDS) <= RESERVED and {"rows", "width", "block", "grid", "kernel"} <= RESERVED
+    source = TRACES_DIR.parent / "kernels" / "sparse.cu"
+    args = ["analyze", source, "--entry", "spmv_csr", "--grid", "cdiv(rows,256)", "--block", 256, "--arg", "rows=97",
+            "--arg", "row_ptr=int[rows+1]=(13*i)//2", "--arg", "col=int[(13*rows)//2]=(i//7+(i%7)*5)%rows",
+            "--arg", "val=float[(13*rows)//2]", "--arg", "x=float[rows]", "--arg", "y=float[rows]"]
+    doc = strict_json(run("warpsim", *args, "--format", "json").stdout)
+    assert doc["arg.rows"] == 97 and isinstance(doc["rows"], list) and doc["rows"][0]["space"] == "global"
+    header = run("warpsim", *args, "--format", "csv").stdout.splitlines()[0].split(",")
+    assert header[:4] == ["kernel", "arg.rows", "block", "grid"] and header.count("array") == 1

@@ -83,6 +83,12 @@ class Row:
 COUNTERS: tuple[str, ...] = tuple(f.name for f in fields(Row)
                                  if f.name not in ("space", "array", "op", "width", "line", "pc", "kind"))
 
+#: The keys of analyze's JSON document and of its CSV records (a row's, and --caches' per array)
+#: that a scalar argument's name may not take over (Analysis.launch writes it `arg.NAME`)
+RESERVED = frozenset({"schema", "kernel", "block", "grid", "rows", "warnings", "caches", "space", "array", "op",
+                      "width", "kind", "line", "pc", "bytes_moved", *COUNTERS, "load_sectors", "l1_hit_sectors",
+                      "l2_read_sectors", "l2_write_sectors", "dram_read_bytes", "dram_write_bytes"})
+
 
 def block_text(shape: tuple[int, ...]) -> str:
     """(32, 8) -> '32x8', (32, 8, 4) -> '32x8x4' ((32, 8, 1) -> '32x8'): the one form of a block
@@ -140,10 +146,12 @@ class Analysis:
 
     def launch(self) -> dict:
         """kernel, M, N, K, block, grid: the keys every record starts with (a machine-code
-        analysis: kernel, its scalar arguments, block, grid)."""
+        analysis: kernel, its scalar arguments, block, grid). A scalar argument named as one of
+        the records' or the document's own keys (a kernel's `width`, `rows` or `block`) is
+        `arg.NAME`, so that neither hides the other."""
         if self.params is not None:
-            return {"kernel": self.kernel, **self.params, "block": block_text(self.block),
-                    "grid": block_text(self.grid)}
+            params = {f"arg.{k}" if k in RESERVED else k: v for k, v in self.params.items()}
+            return {"kernel": self.kernel, **params, "block": block_text(self.block), "grid": block_text(self.grid)}
         return {"kernel": self.kernel, "M": self.M, "N": self.N, "K": self.K,
                 "block": block_text(self.block), "grid": block_text(self.grid)}
 
