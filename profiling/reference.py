@@ -50,7 +50,9 @@ ENTRY_TOLERANCES = {  # tensor-core accumulation, not float64 (see Limitations)
     # n float32 atomic adds to one word, in whatever order the warps arrive: up to 100,003 values
     # in [-1, 1) whose sum drifts by a few hundred float32 roundings of its running value
     **dict.fromkeys(("atomics.cu:f32_one", "atomics.cu:f32_two", "atomics.cu:f32_eight", "atomics.cu:f32_old",
-                     "atomics2.cu:uneven", "atomics2.cu:mixed"), (1e-3, 0.1)),
+                     "atomics2.cu:uneven", "atomics2.cu:mixed", "textbook.cu:cg_reduce"), (1e-3, 0.1)),
+    # a float32 sum of up to 40,000 forces of magnitude up to 0.4 (eps2 = 1), rsqrtf's 2 ulp each
+    "textbook.cu:nbody": (1e-3, 1e-2),
 }
 
 
@@ -490,6 +492,63 @@ def conv_rows(a: Arrays, s: Scalars) -> Arrays:
     return {"d_Dst": out}
 
 
+def conv_cols(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/textbook.cu: each column of the imageH x imageW image (rows `pitch` apart) convolved
+    with the 17 weights of c_Kernel, zeros above and below; the pitch's gap is left as it was."""
+    W, H, pitch, R = s["imageW"], s["imageH"], s["pitch"], 8
+    src = np.zeros((H + 2 * R, W))
+    src[R:R + H] = a["d_Src"][: H * pitch].reshape(H, pitch)[:, :W]
+    w = np.asarray(s.get("c_Kernel", [0.0] * (2 * R + 1)), dtype=np.float64)
+    out = a["d_Dst"].copy()
+    out[: H * pitch].reshape(H, pitch)[:, :W] = sum(w[R - j] * src[R + j:R + j + H] for j in range(-R, R + 1))
+    return {"d_Dst": out}
+
+
+def conv2d_tiled(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/textbook.cu: out = in correlated with the 5x5 mask M, zeros beyond the edges."""
+    W, H = s["width"], s["height"]
+    src = np.zeros((H + 4, W + 4))
+    src[2:2 + H, 2:2 + W] = _matrix(a["in"], H, W)
+    m = np.asarray(s.get("M", [0.0] * 25), dtype=np.float64).reshape(5, 5)
+    out = sum(m[i, j] * src[i:i + H, j:j + W] for i in range(5) for j in range(5))
+    return {"out": out.reshape(-1).astype(np.float32)}
+
+
+def transpose_diag(a: Arrays, s: Scalars) -> Arrays:
+    W, H = s["width"], s["height"]
+    return {"odata": a["idata"][: W * H].reshape(H, W).T.reshape(-1).copy()}
+
+
+def prescan(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/textbook.cu: each block's n values scanned, exclusive (its first output 0)."""
+    n = s["n"]
+    x = a["g_idata"].astype(np.float64).reshape(-1, n)
+    return {"g_odata": (np.cumsum(x, axis=1) - x).reshape(-1).astype(np.float32)}
+
+
+def nbody(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/textbook.cu: each body's sum over all bodies j of m_j d / (|d|^2 + eps2)^(3/2),
+    d = p_j - p_i (x, y, z, mass as float4); the fourth lane 0."""
+    p = a["pos"].astype(np.float64).reshape(-1, 4)[: s["n"]]
+    d = p[None, :, :3] - p[:, None, :3]
+    inv = ((d * d).sum(axis=2) + s["eps2"]) ** -1.5
+    acc = np.zeros((s["n"], 4))
+    acc[:, :3] = (p[None, :, 3, None] * d * inv[:, :, None]).sum(axis=1)
+    return {"acc": acc.reshape(-1).astype(np.float32)}
+
+
+def doubled(a: Arrays, s: Scalars) -> Arrays:
+    return {"y": (2 * a["x"]).astype(np.float32)}
+
+
+def copied(a: Arrays, s: Scalars) -> Arrays:
+    return {"y": a["x"].copy()}
+
+
+def cg_reduce(a: Arrays, s: Scalars) -> Arrays:
+    return {"out": np.array([float(a["out"][0]) + a["x"][: s["n"]].astype(np.float64).sum()], dtype=np.float32)}
+
+
 def _added_at(a: Arrays, s: Scalars, buffer: str, word) -> np.ndarray:
     """`buffer` after atomicAdd(&buffer[word(i)], x[i]) for i < n (float64 sums)."""
     out = a[buffer].astype(np.float64).copy()
@@ -632,6 +691,14 @@ REFERENCES: dict[str, Reference] = {
     "params.cu:axpy_struct": axpy_struct,
     "params.cu:copy_layout": copy_layout,
     "halo.cu:conv_rows": conv_rows,
+    "textbook.cu:conv_cols": conv_cols,
+    "textbook.cu:conv2d_tiled": conv2d_tiled,
+    "textbook.cu:transpose_diag": transpose_diag,
+    "textbook.cu:prescan": prescan,
+    "textbook.cu:nbody": nbody,
+    "textbook.cu:calls": doubled,
+    "textbook.cu:ptx_nc": copied,
+    "textbook.cu:cg_reduce": cg_reduce,
     "gridstride.cu:scale_gs": scale_gs,
     "gridstride.cu:gather_gs": gather_gs,
     "gridstride.cu:roll2d_gs": roll2d_gs,

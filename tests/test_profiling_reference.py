@@ -1,7 +1,7 @@
 """The numpy references (profiling.reference) of kernels/idioms.cu, flat.cu, gridstride.cu, local.cu,
-spill.cu, sparse.cu, votes.cu, switch.cu, userland.cu, atomics.cu, constants.cu, params.cu and halo.cu
-against the kernels' own loops, written out per thread as the .cu reads, at small odd sizes: what a GPU
-run is checked by."""
+spill.cu, sparse.cu, votes.cu, switch.cu, userland.cu, atomics.cu, constants.cu, params.cu, halo.cu and
+textbook.cu against the kernels' own loops, written out per thread as the .cu reads, at small odd sizes:
+what a GPU run is checked by."""
 
 from __future__ import annotations
 
@@ -179,6 +179,61 @@ def _per_thread(entry: str, a: dict, s: dict) -> dict:
                 row = [float(src[y * pitch + x + j]) if 0 <= x + j < W else 0.0 for j in range(-8, 9)]
                 out[y * pitch + x] = sum(w[8 - j] * row[j + 8] for j in range(-8, 9))
         return {"d_Dst": out}
+    if entry in ("conv_cols", "conv2d_tiled"):  # kernels/textbook.cu: each output from its tile and halos
+        src, taps = (a["d_Src"], s["c_Kernel"]) if entry == "conv_cols" else (a["in"], s["M"])
+        W, H = (s["imageW"], s["imageH"]) if entry == "conv_cols" else (s["width"], s["height"])
+        pitch = s.get("pitch", W)
+        out = (a["d_Dst"] if entry == "conv_cols" else a["out"]).astype(np.float64).copy()
+        for y in range(H):
+            for x in range(W):
+                if entry == "conv_cols":
+                    cells = [(8 - j, y + j, x) for j in range(-8, 9)]
+                else:
+                    cells = [(5 * i + j, y + i - 2, x + j - 2) for i in range(5) for j in range(5)]
+                out[y * pitch + x] = sum(taps[k] * float(src[r * pitch + c]) for k, r, c in cells
+                                         if 0 <= r < H and 0 <= c < W)
+        return {"d_Dst" if entry == "conv_cols" else "out": out}
+    if entry == "transpose_diag":  # the block that reads tile (bx, by) writes tile (by, bx), transposed
+        W, H, x = s["width"], s["height"], a["idata"]
+        return {"odata": [x[c * W + r] for r in range(W) for c in range(H)]}
+    if entry == "prescan":  # a block's up-sweep and down-sweep over its n values, padding left out
+        n, x, out = s["n"], a["g_idata"], []
+        for b in range(len(x) // n):
+            t = [float(v) for v in x[b * n:(b + 1) * n]]
+            offset = 1
+            d = n >> 1
+            while d > 0:
+                for i in range(d):
+                    t[offset * (2 * i + 2) - 1] += t[offset * (2 * i + 1) - 1]
+                offset *= 2
+                d >>= 1
+            t[n - 1] = 0.0
+            d = 1
+            while d < n:
+                offset >>= 1
+                for i in range(d):
+                    ai, bi = offset * (2 * i + 1) - 1, offset * (2 * i + 2) - 1
+                    t[ai], t[bi] = t[bi], t[bi] + t[ai]
+                d *= 2
+            out += t
+        return {"g_odata": out}
+    if entry == "nbody":
+        p, acc = a["pos"].reshape(-1, 4).astype(np.float64), []
+        for i in range(s["n"]):
+            f = [0.0, 0.0, 0.0]
+            for j in range(s["n"]):
+                d = [p[j][c] - p[i][c] for c in range(3)]
+                inv = (sum(v * v for v in d) + s["eps2"]) ** -1.5
+                f = [f[c] + p[j][3] * d[c] * inv for c in range(3)]
+            acc += f + [0.0]
+        return {"acc": acc}
+    if entry in ("calls", "ptx_nc"):
+        return {"y": [2 * float(v) if entry == "calls" else float(v) for v in a["x"]]}
+    if entry == "cg_reduce":  # one warp's sum at a time, added to out
+        x, total = a["x"], float(a["out"][0])
+        for w in range(0, s["n"], 32):
+            total += sum(float(v) for v in x[w:min(w + 32, s["n"])])
+        return {"out": [total]}
     if entry == "norm3":
         p = a["p"]
         return {"r": [float(np.sqrt(sum(float(p[3 * i + c]) ** 2 for c in range(3)))) for i in range(s["n"])]}
@@ -259,6 +314,16 @@ CASES = {
     "copy_layout": ({"s.rows": 3, "s.cols": 4, "s.ld": 5, "layout": 1}, lambda s: {"in": _f(25), "out": _f(12)}),
     "conv_rows": ({"imageW": 128, "imageH": 3, "pitch": 133, "c_Kernel": [0.5 * k - 3.0 for k in range(17)]},
                   lambda s: {"d_Src": _f(3 * 133), "d_Dst": _f(3 * 133)}),
+    "conv_cols": ({"imageW": 5, "imageH": 19, "pitch": 7, "c_Kernel": [0.25 * k - 2.0 for k in range(17)]},
+                  lambda s: {"d_Src": _f(19 * 7), "d_Dst": _f(19 * 7)}),
+    "conv2d_tiled": ({"width": 7, "height": 6, "M": [0.5 * k - 6.0 for k in range(25)]},
+                     lambda s: {"in": _f(42), "out": _f(42)}),
+    "transpose_diag": ({"width": 5, "height": 3}, lambda s: {"idata": _f(15), "odata": _f(15)}),
+    "prescan": ({"n": 8}, lambda s: {"g_idata": _f(24), "g_odata": _f(24)}),
+    "nbody": ({"n": 6, "eps2": 0.5}, lambda s: {"pos": _f(24), "acc": _f(24)}),
+    "calls": ({"n": 7}, lambda s: {"x": _f(7), "y": _f(7)}),
+    "ptx_nc": ({"n": 3}, lambda s: {"x": _f(12), "y": _f(12)}),
+    "cg_reduce": ({"n": 70}, lambda s: {"x": _f(70), "out": _f(1)}),
     "invert": ({"n": 5}, lambda s: {"p": RNG.integers(0, 256, 20).astype(np.uint8), "q": np.zeros(20, np.uint8)}),
 }
 FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "flat.cu"),
@@ -273,7 +338,9 @@ FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "
         **dict.fromkeys(("f32_one", "f32_two", "f32_eight", "f64_two", "f32_old", "u64_one"), "atomics.cu"),
         **dict.fromkeys(("uneven", "mixed"), "atomics2.cu"), "h2_bins": "halfatomic.cu",
         **dict.fromkeys(("offsets", "strided", "taps", "rows"), "constants.cu"),
-        **dict.fromkeys(("axpy_struct", "copy_layout"), "params.cu"), "conv_rows": "halo.cu"}
+        **dict.fromkeys(("axpy_struct", "copy_layout"), "params.cu"), "conv_rows": "halo.cu",
+        **dict.fromkeys(("conv_cols", "conv2d_tiled", "transpose_diag", "prescan", "nbody", "calls", "ptx_nc",
+                         "cg_reduce"), "textbook.cu")}
 
 
 @pytest.mark.parametrize("entry", sorted(CASES))
