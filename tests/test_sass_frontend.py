@@ -146,7 +146,10 @@ def test_loops_are_the_back_edges_of_reachable_code():
 # --- the launch contract --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("text,expected", [("cdiv(N,32),cdiv(M,32)", (33, 32, 1)), ("N // 32 + 1", (33, 1, 1)),
-                                           ("(M*N)%7, 2, 3", (6, 2, 3))])  # 1,030,000 = 7 * 147,142 + 6
+                                           ("(M*N)%7, 2, 3", (6, 2, 3)),  # 1,030,000 = 7 * 147,142 + 6
+                                           # C's integer operators: 1 << 10, 1030 >> 5, 1000 & 0xF0 = 992 & 240
+                                           ("(1<<10)//M, N>>5, (M & 240) | 1", (1, 32, 225)),
+                                           ("min(N, 64, M) ^ 3, max(1, N - 1029), 5", (67, 1, 5))])
 def test_grid_expressions(text, expected):
     assert L.parse_dim3(text, {"M": 1000, "N": 1030}, "--grid") == expected  # 1030/32 -> 33, 1000/32 -> 32
 
@@ -155,7 +158,12 @@ def test_grid_expressions(text, expected):
     ("cdiv(N,32", "does not parse"),
     ("cdiv(X,32)", "names 'X', which is not a scalar argument (the scalar arguments: M, N)"),
     ("N**2", "Pow is not allowed"),
-    ("max(N, 2)", "the only function is cdiv"),
+    ("abs(N)", "the functions are cdiv(a, b), min(a, b, ...) and max(a, b, ...), not abs(N)"),
+    ("cdiv(N)", "not cdiv(N)"),
+    ("max(N)", "not max(N)"),
+    ("min, 2", "min is a function, e.g. min(a, b)"),
+    ("1 << M", "a shift by M (0 to 63 bits)"),
+    ("N >> -1", "a shift by -1 (0 to 63 bits)"),
     ("N - 2000", "every side must be at least 1"),
 ])
 def test_grid_refusals(text, message):

@@ -53,7 +53,7 @@ def analyze(
     entry: Optional[str] = typer.Option(None, "--entry", help="a file's kernel: its entry point as written in "
                                         "the source, e.g. 'sgemm<32>' (default: the file's only one)"),
     grid: Optional[str] = typer.Option(None, "--grid", help="a file's kernel: GX[,GY[,GZ]], integer expressions "
-                                       "over its scalar arguments with + - * // % and cdiv(a, b)"),
+                                       "over its scalar arguments with + - * // % << >> & | ^, cdiv(a, b), min, max"),
     arg: Optional[List[str]] = typer.Option(None, "--arg", help="a file's kernel: NAME=VALUE for each scalar "
                                             "parameter, NAME=TYPE[COUNT] to declare a pointer's buffer, "
                                             "NAME=TYPE[COUNT]=EXPR to give an index buffer's contents, EXPR of "

@@ -189,12 +189,15 @@ def _bits(p: Param, value) -> int:
 
 # -- signatures ---------------------------------------------------------------------------------------
 
-def _split_top(text: str, sep: str = ",") -> list[str]:
+def _split_top(text: str, sep: str = ",", angles: bool = True) -> list[str]:
+    """`text` split at each `sep` outside brackets, and outside a template's <...> where `angles`
+    (a declaration; not an expression, whose << and >> are shifts)."""
+    opening, closing = ("<([{", ">)]}") if angles else ("([{", ")]}")
     out, depth, cur = [], 0, []
     for ch in text:
-        if ch in "<([{":
+        if ch in opening:
             depth += 1
-        elif ch in ">)]}":
+        elif ch in closing:
             depth -= 1
         if ch == sep and depth == 0:
             out.append("".join(cur).strip())
@@ -374,11 +377,20 @@ def resolve_params(function: Function, source: str | None, names: list[str] | No
 # -- expressions ----------------------------------------------------------------------------------------
 
 _ALLOWED = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Name, ast.Attribute, ast.Call, ast.Load,
-            ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.USub, ast.UAdd)
+            ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.USub, ast.UAdd, ast.LShift, ast.RShift,
+            ast.BitAnd, ast.BitOr, ast.BitXor)
+#: what an integer expression may hold, as refusals say it
+SYNTAX = "integers, argument names, + - * // % << >> & | ^ ( ), cdiv(a, b), min and max"
+FUNCTIONS = {"cdiv": 2, "min": None, "max": None}  # None: two arguments or more
+OPERATORS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+             ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b, ast.LShift: lambda a, b: a << b,
+             ast.RShift: lambda a, b: a >> b, ast.BitAnd: lambda a, b: a & b, ast.BitOr: lambda a, b: a | b,
+             ast.BitXor: lambda a, b: a ^ b}
 
 
 def eval_int(text: str, names: dict, what: str) -> int:
-    """An integer expression over `names` with + - * // % ( ) and cdiv(a, b)."""
+    """An integer expression over `names` (SYNTAX: C's integer operators but / and the shifts'
+    overflow, Python's floor for // and %)."""
     return int(evaluate(text, names, what))
 
 
@@ -388,15 +400,16 @@ def evaluate(text: str, names: dict, what: str):
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError:
-        raise UsageError(f"{what} {text!r} does not parse: use integers, argument names, + - * // % "
-                         "and cdiv(a, b), e.g. 'cdiv(N,32)'") from None
+        raise UsageError(f"{what} {text!r} does not parse: use {SYNTAX}, e.g. 'cdiv(N,32)'") from None
     for node in ast.walk(tree):
         if not isinstance(node, _ALLOWED):
-            raise UsageError(f"{what} {text!r}: {type(node).__name__} is not allowed (only + - * // % "
-                             "( ) and cdiv(a, b) over integers and argument names)")
-        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id == "cdiv"
-                                               and len(node.args) == 2 and not node.keywords):
-            raise UsageError(f"{what} {text!r}: the only function is cdiv(a, b)")
+            raise UsageError(f"{what} {text!r}: {type(node).__name__} is not allowed (only {SYNTAX})")
+        if isinstance(node, ast.Call):
+            name = node.func.id if isinstance(node.func, ast.Name) else ast.unparse(node.func)
+            arity = FUNCTIONS.get(name, -1)
+            if arity == -1 or node.keywords or (len(node.args) != arity if arity else len(node.args) < 2):
+                raise UsageError(f"{what} {text!r}: the functions are cdiv(a, b), min(a, b, ...) and "
+                                 f"max(a, b, ...), not {ast.unparse(node)}")
         if isinstance(node, ast.Constant) and (not isinstance(node.value, int) or isinstance(node.value, bool)):
             raise UsageError(f"{what} {text!r}: {node.value!r} is not an integer")
 
@@ -408,8 +421,8 @@ def evaluate(text: str, names: dict, what: str):
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.Name):
-            if node.id == "cdiv":
-                raise UsageError(f"{what} {text!r}: cdiv needs two arguments")
+            if node.id in FUNCTIONS:
+                raise UsageError(f"{what} {text!r}: {node.id} is a function, e.g. {node.id}(a, b)")
             if node.id not in names:
                 known = ", ".join(sorted(names)) or "none"
                 raise UsageError(f"{what} {text!r} names {node.id!r}, which is not a scalar argument "
@@ -422,15 +435,24 @@ def evaluate(text: str, names: dict, what: str):
             v = ev(node.operand)
             return -v if isinstance(node.op, ast.USub) else v
         if isinstance(node, ast.Call):
-            a, b = ev(node.args[0]), ev(node.args[1])
+            args = [ev(a) for a in node.args]
+            if node.func.id != "cdiv":
+                pick = np.minimum if node.func.id == "min" else np.maximum
+                out = args[0]
+                for v in args[1:]:
+                    out = pick(out, v) if isinstance(out, np.ndarray) or isinstance(v, np.ndarray) else \
+                        (min if node.func.id == "min" else max)(out, v)
+                return out
+            a, b = args
             if np.any(np.asarray(b) == 0):
                 raise UsageError(f"{what} {text!r}: cdiv by zero")
             return -(-a // b)
         a, b = ev(node.left), ev(node.right)
         if isinstance(node.op, (ast.FloorDiv, ast.Mod)) and np.any(np.asarray(b) == 0):
             raise UsageError(f"{what} {text!r}: division by zero")
-        return {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}.get(type(node.op)) if not isinstance(
-            node.op, (ast.FloorDiv, ast.Mod)) else (a // b if isinstance(node.op, ast.FloorDiv) else a % b)
+        if isinstance(node.op, (ast.LShift, ast.RShift)) and np.any((np.asarray(b) < 0) | (np.asarray(b) > 63)):
+            raise UsageError(f"{what} {text!r}: a shift by {ast.unparse(node.right)} (0 to 63 bits)")
+        return OPERATORS[type(node.op)](a, b)
 
     return ev(tree)
 
@@ -470,7 +492,7 @@ MAX_CONTENTS = 1 << 28  # elements of a buffer's given contents (1 GiB of int32)
 def parse_dim3(text: str, names: dict, what: str) -> tuple[int, int, int]:
     """'32x8', '256', '32x8x1' (block) or 'cdiv(N,32),cdiv(M,32)' (grid) -> (x, y, z)."""
     sep = "," if "," in text or what == "--grid" else "x"
-    items = _split_top(text, sep) if sep == "," else [t.strip() for t in re.split(r"[xX]", text)]
+    items = _split_top(text, sep, angles=False) if sep == "," else [t.strip() for t in re.split(r"[xX]", text)]
     if not 1 <= len(items) <= 3 or any(not i for i in items):
         raise UsageError(f"{what} {text!r} must have one to three items, e.g. --block 32x8 or "
                          "--grid 'cdiv(N,32),cdiv(M,32)'")
@@ -616,7 +638,7 @@ def _constant_values(var: Constant, name: str, text: str, ints: dict, dtype: str
     """`--arg NAME=V[,V...]` for a `__constant__` variable: integer expressions of the scalar
     arguments, one an element, or numbers where it is float, double or half (`dtype`);
     Constant.pack checks that they fill it."""
-    items = _split_top(text, ",")
+    items = _split_top(text, ",", angles=False)
     if dtype:
         try:
             values = tuple(float(item) for item in items)
