@@ -255,3 +255,48 @@ def test_a_texture_object_is_refused_as_a_texture_not_a_structure(tmp_path):
     with pytest.raises(UsageError, match=r"^parameter t is a texture object: its fetches go through the texture "
                                          r"path, which warpsim does not count"):
         kernel(tmp_path, source, "tex", "cdiv(n,256)", "256", {"n": 1000, "t": "0"})
+
+
+ABORTS = '''#include <cassert>
+#include <cooperative_groups.h>
+extern "C" __global__ void checked(const float *x, float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  assert(i < 2 * n + 256);   // line 5: holds while the grid covers n, fails past 2 n + 256
+  if (i < n) y[i] = x[i];
+}
+extern "C" __global__ void trapped(const float *x, float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= 2 * n + 256) __trap();   // line 10
+  if (i < n) y[i] = x[i];
+}
+extern "C" __global__ void grid_synced(float *x, float *y, int n) {
+  cooperative_groups::grid_group g = cooperative_groups::this_grid();
+  int i = g.thread_rank();
+  if (i < n) y[i] = x[i];
+  g.sync();   // traps unless launched with cudaLaunchCooperativeKernel
+  if (i < n) x[i] = y[(i + 1) % n];
+}
+'''
+
+
+@needs_nvcc
+@pytest.mark.parametrize("name,blocks,message", [
+    ("checked", 4, None), ("trapped", 4, None),  # n = 1000, 1,024 threads: no thread reaches the assert or trap
+    # 12 blocks: threads 2,256 and up fail the assert, or trap; the refusal says which, not "a call"
+    ("checked", 12, r"checked: an assert whose condition does not hold in every thread of this launch \(its "
+                    r"__assertfail stops the launch on the GPU\).* at pc 0x[0-9a-f]+ \(LEPC .*\), line 5"),
+    ("trapped", 12, r"trapped: a __trap\(\) that some threads of this launch reach .*the GPU aborts the launch "
+                    r"there, so there is nothing to count, at pc 0x[0-9a-f]+ \(BPT\.TRAP 0x1\), line 10"),
+    ("grid_synced", 4, r"grid_synced: a __trap\(\) that some threads of this launch reach \(or cooperative groups' "
+                       r"grid sync in a launch that is not cooperative, which traps\)"),
+])
+def test_a_launch_that_would_abort_is_refused_by_what_aborts_it(tmp_path, name, blocks, message):
+    k = kernel(tmp_path, ABORTS, name, str(blocks), "256", {"n": 1000, "x": "float[n]", "y": "float[n]"})
+    if message is None:
+        y = next(r for r in A.analyze_launch(k).rows if r.array == "y")
+        assert (y.requests, y.sectors) == (32, 125)  # 31 full warps of 4 sectors, the last 8 lanes 1
+        return
+    with pytest.raises(UsageError, match=message) as refused:
+        A.analyze_launch(k)
+    assert "\n" not in str(refused.value)
+

@@ -153,6 +153,7 @@ class Cubin:
     functions: dict[str, Function] = field(default_factory=dict)
     ptx: str = ""
     constants: tuple[Constant, ...] = ()  # `__constant__` variables, by offset in bank 3
+    externals: dict[int, str] = field(default_factory=dict)  # bank 4 offset -> the function whose address it holds
 
     def constant_at(self, offset: int) -> Constant | None:
         """The `__constant__` variable whose bytes hold constant bank 3's `offset`, or None."""
@@ -274,7 +275,7 @@ def shared_layout(variables: list[SharedVar], section_bytes: int) -> tuple[Share
     return tuple(placed)
 
 
-CACHE_KIND = "cubin-info-5"  # the cache folder of read_cubin's facts; a new layout, a new name
+CACHE_KIND = "cubin-info-6"  # the cache folder of read_cubin's facts; a new layout, a new name
 
 
 def read_cubin(path: Path | str) -> Cubin:
@@ -322,7 +323,8 @@ def _elf(path: Path | str):
 
 def _to_json(cubin: Cubin) -> dict:
     return {"ptx": cubin.ptx, "functions": [asdict(f) for f in cubin.functions.values()],
-            "constants": [asdict(c) for c in cubin.constants]}
+            "constants": [asdict(c) for c in cubin.constants],
+            "externals": {str(k): v for k, v in cubin.externals.items()}}
 
 
 def _from_json(path: Path, doc: dict) -> Cubin:
@@ -332,7 +334,8 @@ def _from_json(path: Path, doc: dict) -> Cubin:
             **f, "params": tuple(Param(**p) for p in f["params"]),
             "shared_vars": tuple(SharedVar(**v) for v in f["shared_vars"]),
             "ptx_param_types": tuple(f["ptx_param_types"]), "constant2": tuple(f.get("constant2", ()))})
-    return Cubin(path, functions, doc["ptx"], tuple(Constant(**c) for c in doc.get("constants", ())))
+    return Cubin(path, functions, doc["ptx"], tuple(Constant(**c) for c in doc.get("constants", ())),
+                 {int(k): v for k, v in doc.get("externals", {}).items()})
 
 
 def _read_elf(path: Path) -> Cubin:
@@ -385,7 +388,13 @@ def _read_elf(path: Path) -> Cubin:
                     align = re.search(rf"\.const\s+\.align\s+(\d+)\s+\.\w+\s+{re.escape(sym.name)}\b", ptx)
                     constants.append(Constant(at, sym.name, size, initial.hex() if any(initial) else "",
                                               min(int(align[1]), 8) if align else 0))
-    return Cubin(path, functions, ptx, tuple(sorted(constants, key=lambda c: c.offset)))
+        # the addresses of functions outside the code (vprintf, __assertfail, malloc) that calls
+        # load from constant bank 4, filled when the module loads
+        rela = sections.get(".rela.nv.constant4")
+        table = elf.get_section(rela["sh_link"]) if rela is not None else None
+        externals = {r["r_offset"]: table.get_symbol(r["r_info_sym"]).name for r in rela.iter_relocations()
+                     if table.get_symbol(r["r_info_sym"])["st_info"]["type"] != "STT_OBJECT"} if rela else {}
+    return Cubin(path, functions, ptx, tuple(sorted(constants, key=lambda c: c.offset)), externals)
 
 
 def _bank_words(sections: dict, name: str) -> tuple[int | None, ...]:

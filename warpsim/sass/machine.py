@@ -64,6 +64,7 @@ from warpsim.sass.state import (
     select,
 )
 from warpsim.sass.values import (
+    EXTERNAL_ORIGIN,
     MASK32,
     EngineError,
     DataPredicate,
@@ -454,6 +455,12 @@ class Machine:
         """Bank 0: the launch's (parameters, dimensions); bank 2: the cubin's own words (a
         `switch`'s jump table); bank 3: the `__constant__` variables the launch gives values
         (`--arg NAME=VALUE`); any other bank, or a word the engine does not hold, is data."""
+        if op.bank == 4:  # the addresses of functions outside the code, named for a call's refusal
+            idx = self.read_int(path, op.index, known) if op.index is not None else const(0)
+            at = {int(a) for a in np.ravel(alu.u32(idx) + op.offset)} if isinstance(idx, Sym) and not idx.coef else ()
+            names = {self.program.cubin.externals.get(a) for a in at}
+            return Opaque(f"{EXTERNAL_ORIGIN}{names.pop()}" if len(names) == 1 and None not in names
+                          else "constant bank 4")
         if op.bank not in (0, 2, 3):
             return Opaque(f"constant bank {op.bank}")
         words = {0: self.launch.cbank, 2: self.program.bank2, 3: self.launch.bank3}[op.bank]

@@ -50,6 +50,7 @@ from warpsim.sass.ops_memory import (
     op_brx,
     op_call,
     op_exit,
+    op_trap,
     op_external,
     op_ldgsts,
     op_ldsm,
@@ -91,4 +92,5 @@ DISPATCH = {
     "DEPBAR": op_nop, "LDGDEPBAR": op_nop, "MEMBAR": op_nop, "FENCE": op_nop, "CCTL": op_nop, "ERRBAR": op_nop,
     "YIELD": op_nop, "CGAERRBAR": op_nop, "NANOSLEEP": op_nop, "ARRIVES": op_nop, "PMTRIG": op_nop,
     "CALL": op_call, "RET": op_ret, "BRX": op_brx, "JMX": op_refuse, "JMP": op_refuse, "LEPC": op_external,
+    "BPT": op_trap,
 }

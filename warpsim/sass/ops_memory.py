@@ -14,6 +14,7 @@ from warpsim import formula as F
 from warpsim.sass import alu, isa
 from warpsim.sass.state import UNDEFINED, Path, select
 from warpsim.sass.values import (
+    EXTERNAL_ORIGIN,
     EngineError,
     NotAffine,
     Opaque,
@@ -219,10 +220,46 @@ def op_refuse(m, ins, path, guard, known):
     raise EngineError(f"{ins.opcode} (an indirect branch) is not supported")
 
 
+#: what a call outside the kernel's code is, by the function it calls (the cubin's bank-4 relocations)
+EXTERNAL_CALLS = {
+    "vprintf": "a printf (a call to vprintf, outside the kernel's code, whose memory traffic the cubin does not "
+               "hold): analyze the kernel without it",
+    "__assertfail": "an assert whose condition does not hold in every thread of this launch (its __assertfail "
+                    "stops the launch on the GPU): check the launch's sizes, or analyze the kernel without it",
+    "malloc": "a device-side malloc (its heap lies outside the kernel's code and the launch): analyze the kernel "
+              "without it",
+    "free": "a device-side free (its heap lies outside the kernel's code and the launch): analyze the kernel "
+            "without it",
+}
+
+
 def op_external(m, ins, path, guard, known):
-    """LEPC: the return address of a call outside the kernel's code (printf's vprintf, malloc)."""
-    raise EngineError("a call to a function outside the kernel (printf's vprintf, malloc, ...), whose memory "
-                      "traffic the cubin does not hold: analyze the kernel without it")
+    """LEPC: the return address of a call outside the kernel's code (printf's vprintf, an assert's
+    __assertfail, malloc), named where the cubin's relocations name the address it calls."""
+    code = m.program.instructions
+    at = next(k for k, i in enumerate(code) if i.pc == ins.pc)
+    call = next((i for i in code[at + 1:at + 4] if i.opcode == "CALL"), None)
+    reg = next((o for o in call.operands if isinstance(o, isa.Reg)), None) if call is not None else None
+    value = m.read(path, reg, known) if reg is not None else None
+    origin = getattr(value, "origin", "")
+    name = origin.removeprefix(EXTERNAL_ORIGIN) if origin.startswith(EXTERNAL_ORIGIN) else None
+    if name in EXTERNAL_CALLS:
+        raise EngineError(EXTERNAL_CALLS[name])
+    raise EngineError(f"a call to {name or 'a function'} outside the kernel's code (printf's vprintf, malloc, ...), "
+                      "whose memory traffic the cubin does not hold: analyze the kernel without it")
+
+
+def op_trap(m, ins, path, guard, known):
+    """BPT.TRAP: a thread that reaches it aborts the launch (`__trap()`; cooperative groups' grid
+    sync in a launch that is not cooperative). Refused where some thread of the launch does; a
+    breakpoint (BPT.INT, a debugger's) is not run on a launch warpsim counts."""
+    if "TRAP" not in ins.mods:
+        raise EngineError(f"a debugger's breakpoint ({ins.name})")
+    if not (isinstance(guard, F.Const) and guard.all_false):
+        raise EngineError("a __trap() that some threads of this launch reach (or cooperative groups' grid sync "
+                          "in a launch that is not cooperative, which traps): the GPU aborts the launch there, "
+                          "so there is nothing to count")
+    return [Path(ins.pc + isa.INSTRUCTION_BYTES, path.state, path.cond)]
 
 
 def op_nop(m, ins, path, guard, known):

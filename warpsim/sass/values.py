@@ -55,6 +55,10 @@ class Opaque:
     origin: str = "data"  # e.g. "LDG at pc 0x240", "FFMA"
 
 
+#: an Opaque's origin for the address of a function outside the code (constant bank 4): its name follows
+EXTERNAL_ORIGIN = "the address of "
+
+
 @dataclass(frozen=True)
 class Poison:
     why: str
