@@ -389,8 +389,8 @@ OPERATORS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult:
 
 
 def eval_int(text: str, names: dict, what: str) -> int:
-    """An integer expression over `names` (SYNTAX: C's integer operators but / and the shifts'
-    overflow, Python's floor for // and %)."""
+    """An integer expression over `names` (SYNTAX): C's integer operators, `//` for `/`, with
+    Python's integers (no 32-bit wrap) and floors (for // and % of negative values)."""
     return int(evaluate(text, names, what))
 
 
