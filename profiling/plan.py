@@ -33,20 +33,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from warpsim.errors import UsageError
+from warpsim.sass.launch import VECTOR_TYPES
 from warpsim.toolchain import source_sha256
 
 REPO = Path(__file__).resolve().parent.parent
 SASS_TRACES = "sass"  # traces/sass/<source stem>/<launch>.json
 DTYPES = {"float": "float32", "double": "float64", "half": "float16", "__half": "float16", "int": "int32",
-          "unsigned": "uint32", "float2": "float32", "float4": "float32", "char": "int8", "short": "int16",
-          "long": "int64", "int2": "int32", "int4": "int32", "uint8_t": "uint8", "int8_t": "int8",
+          "unsigned": "uint32", "char": "int8", "short": "int16", "long": "int64", "uint8_t": "uint8", "int8_t": "int8",
           "int32_t": "int32", "uint32_t": "uint32", "int64_t": "int64", "uint64_t": "uint64", "int16_t": "int16",
           "uint16_t": "uint16", "half2": "float16", "__half2": "float16", "bfloat162": "uint16",
-          "__nv_bfloat162": "uint16", "double2": "float64", "uint2": "uint32", "uint4": "uint32", "short2": "int16",
-          "char4": "int8", "uchar4": "uint8", "float3": "float32"}
+          "__nv_bfloat162": "uint16"}
 #: vector types: scalars per element
-LANES = {"float2": 2, "float4": 4, "int2": 2, "int4": 4, "half2": 2, "__half2": 2, "bfloat162": 2, "__nv_bfloat162": 2,
-         "double2": 2, "uint2": 2, "uint4": 4, "short2": 2, "char4": 4, "uchar4": 4, "float3": 3}
+LANES = {"half2": 2, "__half2": 2, "bfloat162": 2, "__nv_bfloat162": 2}
+for _name, (_scalar, _lanes) in VECTOR_TYPES.items():  # char1 to double4, as the engine sizes them
+    DTYPES[_name], LANES[_name] = _scalar, _lanes
 
 
 def _slug(text: str) -> str:

@@ -41,8 +41,11 @@ TOLERANCES = {
 INTEGERS = ("int", "unsigned", "char", "short", "long", "int2", "int4", "uint2", "uint4", "short2", "char4", "uchar4",
             "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t")
 TOLERANCES.update(dict.fromkeys(INTEGERS, (0.0, 0.0)))
-TOLERANCES.update({"__half": TOLERANCES["half"], "half2": TOLERANCES["half"], "__half2": TOLERANCES["half"],
-                   "float3": TOLERANCES["float"], "float4": TOLERANCES["float"], "double2": TOLERANCES["double"]})
+TOLERANCES.update({"__half": TOLERANCES["half"], "half2": TOLERANCES["half"], "__half2": TOLERANCES["half"]})
+#: CUDA's vector types (char1 to double4, warpsim.sass.launch.VECTOR_TYPES): their scalar's tolerance
+TOLERANCES.update({f"{base}{n}": TOLERANCES.get(base, (0.0, 0.0)) for base in (
+    "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "longlong", "ulonglong", "float", "double")
+    for n in (1, 2, 3, 4)})
 ENTRY_TOLERANCES = {  # tensor-core accumulation, not float64 (see Limitations)
     "wmma.cu:wmma_tf32_global": (1e-3, 1e-2),
     "wmma.cu:wmma_tf32_smem": (1e-3, 1e-2),

@@ -12,6 +12,7 @@ from warpsim import toolchain
 from warpsim.errors import UsageError
 from warpsim.sass import isa
 from warpsim.sass import launch as L
+from warpsim.sass import analyze as A
 from warpsim.sass.analyze import prepare
 from warpsim.sass.cubin import read_cubin
 from warpsim.sass.program import load
@@ -252,3 +253,19 @@ def test_the_command_line_for_any_kernel(tmp_path):
     several = warpsim("analyze", str(KERNELS / "transpose.cu"), "--block", "32x8", "--grid", "1", "--arg", "M=8",
                       "--arg", "N=8")
     assert several.returncode == 2 and several.stderr.count("\n") == 1 and "pick one with --entry" in several.stderr
+
+
+@needs_nvcc
+def test_cuda_vector_types_size_their_buffers(tmp_path):
+    # uchar3 pixels, 3 bytes each: the 3 byte loads of a warp's 32 pixels span its 96 bytes, 96 w to
+    # 96 w + 95, 3 sectors each (96 w is a multiple of 32): 3 x 32 = 96 sectors for 32 full warps
+    path = tmp_path / "gray.cu"
+    path.write_text('extern "C" __global__ void gray(const uchar3 *in, unsigned char *out, int n) {\n'
+                    '  int i = blockIdx.x * blockDim.x + threadIdx.x;\n'
+                    '  if (i < n) { uchar3 p = in[i]; out[i] = (p.x + p.y + p.z) / 3; }\n}\n')
+    k = prepare(path, "gray", "cdiv(n,256)", "256", {"n": 1024, "in": "uchar3[n]", "out": "uint8_t[n]"})
+    assert k.launch.buffers["in"] == ("uchar3", 1024) and L.ELEMENT_BYTES["uchar3"] == 3
+    rows = {r.array: r for r in A.analyze_launch(k).rows}
+    assert (rows["in"].requests, rows["in"].sectors) == (3 * 32, 3 * 32 * 3)
+    assert {t: L.ELEMENT_BYTES[t] for t in ("char1", "short3", "ushort4", "int3", "longlong2", "double4")} == {
+        "char1": 1, "short3": 6, "ushort4": 8, "int3": 12, "longlong2": 16, "double4": 32}

@@ -53,12 +53,17 @@ from warpsim.sass.machine import Buffer, Launch
 
 BUFFER_STRIDE = 1 << 40
 BUFFER_OFFSET = 1 << 28
-ELEMENT_BYTES = {"float": 4, "double": 8, "half": 2, "__half": 2, "float2": 8, "float4": 16, "int": 4,
-                 "unsigned": 4, "char": 1, "short": 2, "long": 8, "int2": 8, "int4": 16, "bfloat16": 2,
-                 "__nv_bfloat16": 2, "uint8_t": 1, "int8_t": 1, "int32_t": 4, "uint32_t": 4, "int64_t": 8,
-                 "uint64_t": 8, "int16_t": 2, "uint16_t": 2, "half2": 4, "__half2": 4, "bfloat162": 4,
-                 "__nv_bfloat162": 4, "double2": 16, "uint2": 8, "uint4": 16, "short2": 4, "char4": 4, "uchar4": 4,
-                 "float3": 12}
+ELEMENT_BYTES = {"float": 4, "double": 8, "half": 2, "__half": 2, "int": 4, "unsigned": 4, "char": 1, "short": 2,
+                 "long": 8, "bfloat16": 2, "__nv_bfloat16": 2, "uint8_t": 1, "int8_t": 1, "int32_t": 4, "uint32_t": 4,
+                 "int64_t": 8, "uint64_t": 8, "int16_t": 2, "uint16_t": 2, "half2": 4, "__half2": 4, "bfloat162": 4,
+                 "__nv_bfloat162": 4}
+#: CUDA's vector types, `char1` to `double4` (`uchar3`: 3 bytes): name -> (its scalar's numpy type, lanes)
+VECTOR_TYPES = {f"{base}{n}": (scalar, n) for base, scalar in (
+    ("char", "int8"), ("uchar", "uint8"), ("short", "int16"), ("ushort", "uint16"), ("int", "int32"),
+    ("uint", "uint32"), ("long", "int64"), ("ulong", "uint64"), ("longlong", "int64"), ("ulonglong", "uint64"),
+    ("float", "float32"), ("double", "float64")) for n in (1, 2, 3, 4)}
+ELEMENT_BYTES.update({name: {"int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "int32": 4, "uint32": 4,
+                             "float32": 4}.get(scalar, 8) * n for name, (scalar, n) in VECTOR_TYPES.items()})
 FLOAT_TYPES = {"float", "double", "half", "__half", "__nv_bfloat16", "bfloat16"}
 
 
@@ -595,7 +600,8 @@ def bind(function: Function, params: list[Param], args: dict[str, str], grid: st
             kind, count = decl
             if kind not in ELEMENT_BYTES:
                 raise UsageError(f"--arg {name}={kind}[{count}]: unknown element type {kind!r} "
-                                 f"(known: {', '.join(sorted(ELEMENT_BYTES))}); an array of structures "
+                                 f"(known: {', '.join(sorted(set(ELEMENT_BYTES) - set(VECTOR_TYPES)))} and "
+                                 "CUDA's vector types char1 to double4); an array of structures "
                                  f"is declared in bytes, e.g. {name}='uint8_t[12*({count})]' for structures of "
                                  "12 bytes")
             buffers[name] = (kind, eval_int(count, ints, f"--arg {name}"))
