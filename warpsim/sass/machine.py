@@ -77,6 +77,7 @@ from warpsim.sass.values import (
     SplitRequest,
     Wraps,
     block_cuts,
+    carry_cuts,
     bounds,
     const,
     data_in,
@@ -544,7 +545,13 @@ class Machine:
     def write_pair(self, path: Path, r: isa.Reg, value, guard: F.Formula) -> None:
         """A 64-bit result into r and the register after it."""
         if isinstance(value, Sym):
-            lo, hi = split(value, self.env)
+            try:
+                lo, hi = split(value, self.env)
+            except NotAffine:  # a buffer past 4 GiB: cut the blocks where the high word changes
+                cut = carry_cuts(value, self.env, self.block_dims)
+                if cut is not None:
+                    self.split_at(cut, "a 64-bit value whose high word depends on the block's side of a 4 GiB edge")
+                raise
         else:
             lo = hi = value
         self.write(path, r, lo, guard)

@@ -246,8 +246,8 @@ def op_lea(m, ins, path, guard, known):
         return
     shifted = alu.shl(a, shift)
     if any(not p.true for p in carries_out):
-        low = unsigned(shifted, m.env) if shifted.coef else const(alu.u32(shifted))
-        total = low + unsigned(b, m.env)
+        low = _in_window(m, shifted, True) if shifted.coef else const(alu.u32(shifted))
+        total = low + _in_window(m, b, True)
         for cbit in cin:
             total = total + _bit(cbit)
         carry = _carries(m, total)
@@ -267,10 +267,23 @@ def _hi_of_shift(m, a: Sym, c: Sym | None, s: int) -> Sym:
             return const((x >> (32 - s)) & MASK32) if s < 32 else const(x & MASK32)
         x = (alu.u32(c).astype(np.uint64) << np.uint64(32)) | alu.u32(a).astype(np.uint64)
         return const(((x >> np.uint64(32 - s)) & np.uint64(MASK32)).astype(np.int64))
+    x = signed(a, m.env) if c is None else pair(a, c, m.env)
+    return _floor_pow2(m, x, 32 - s)
+
+
+def _floor_pow2(m, v: Sym, s: int) -> Sym:
+    """floor(v / 2**s) (a shift's result; the high word of a 64-bit value). Where it is not affine
+    in a block index over the whole launch (an index past 2**32 / 2**s at a large grid: a buffer
+    over 4 GiB), the block range is cut where it changes, so that each piece has one."""
     from warpsim.sass.values import floor_div_pow2
 
-    x = signed(a, m.env) if c is None else pair(a, c, m.env)
-    return floor_div_pow2(x, 32 - s, m.env)
+    try:
+        return floor_div_pow2(v, s, m.env)
+    except NotAffine:
+        cut = carry_cuts(v, m.env, m.block_dims, s)
+        if cut is not None:
+            m.split_at(cut, f"a value's bits above bit {s} that depend on the block's side of an edge")
+        raise
 
 
 def op_lop3(m, ins, path, guard, known):
@@ -353,18 +366,14 @@ def op_shf(m, ins, path, guard, known):
     if left:
         y = x * (1 << amount)
     else:
-        from warpsim.sass.values import floor_div_pow2
-
-        y = floor_div_pow2(x, amount, m.env)
+        y = _floor_pow2(m, x, amount)
     if hi_result:
         if not y.coef:
             out = const((np.asarray(y.thread, dtype=np.int64) >> 32) & MASK32)
         else:
             lo_b, hi_b = bounds(y, m.env)
             if lo_b >> 32 != hi_b >> 32:
-                from warpsim.sass.values import floor_div_pow2
-
-                out = floor_div_pow2(y, 32, m.env)
+                out = _floor_pow2(m, y, 32)
             else:
                 out = const(lo_b >> 32)
     else:
@@ -397,9 +406,8 @@ def _in_window(m, v: Sym, is_unsigned: bool) -> Sym:
     try:
         return (unsigned if is_unsigned else signed)(v, m.env)
     except Wraps:
-        low = 0 if is_unsigned else -TWO31
-        below = bounds(v, m.env)[0] < low
-        edge = low if below else low + TWO32  # the side it crosses: v < edge changes there
+        shift = 0 if is_unsigned else TWO31  # windows [k 2^32, (k + 1) 2^32) or shifted down by 2^31
+        edge = (bounds(v, m.env)[1] + shift) // TWO32 * TWO32 - shift  # the highest edge it crosses
         cut = block_cuts(F.lt(v.coef, np.asarray(v.thread, dtype=np.int64) - edge), m.env, m.block_dims)
         if cut is not None:
             m.split_at(cut, "a 32-bit value whose window depends on the block's side of an edge")

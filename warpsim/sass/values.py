@@ -278,18 +278,19 @@ def decide(f, env: Env):
     return f
 
 
-def carry_cuts(total: Sym, env: Env, block_dims: set) -> tuple[str, list[int]] | None:
-    """Where to cut one block index's range so that floor(total / 2**32), the carry out of a
-    32-bit sum, is one number in each piece: the block index whose values each decide it (but for
-    the few at an edge, which become pieces of their own and are decided by the threads still
-    running there), with the cuts where it changes. None: no block index does."""
+def carry_cuts(total: Sym, env: Env, block_dims: set, shift: int = 32) -> tuple[str, list[int]] | None:
+    """Where to cut one block index's range so that floor(total / 2**shift) (the carry out of a
+    32-bit sum; a 64-bit value's high word; a shift's bits that cross a word) is one number in each
+    piece: the block index whose values each decide it (but for the few at an edge, which become
+    pieces of their own and are decided by the threads still running there), with the cuts where
+    it changes. None: no block index does."""
     best = None
     for d, c in total.coef.items():
         if d not in block_dims or env.extents[d] < 2:
             continue
         lo, hi = bounds(Sym({k: v for k, v in total.coef.items() if k != d}, total.thread), env)
         at = np.arange(env.extents[d], dtype=np.int64) * c
-        carry = np.stack([(lo + at) >> 32, (hi + at) >> 32])
+        carry = np.stack([(lo + at) >> shift, (hi + at) >> shift])
         changes = np.flatnonzero((carry[:, 1:] != carry[:, :-1]).any(axis=0)) + 1
         if len(changes) and (best is None or len(changes) < len(best[1])):
             best = (d, changes.tolist())
