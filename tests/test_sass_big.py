@@ -43,11 +43,14 @@ def rows(kernel) -> dict:
 
 @needs_nvcc
 @pytest.mark.parametrize("off", [2**30 - 1000, 2**31 - 1000, 3 * 2**30 - 1000, 2**32 - 1000])
-def test_an_index_past_2_to_the_30_k_is_cut_at_the_block_that_crosses_it(tmp_path, off):
+def test_an_index_past_2_to_the_30_k_is_cut_at_the_block_that_crosses_it(tmp_path, monkeypatch, off):
     # x[i], i = off + 0 .. 63,999 (2,000 blocks of 32): the 64-bit index's low word, i << 2 (a
     # float's bytes) and the address cross 2^32 near i = 2^30 k. Counted in pieces cut at that
     # block (before: refused as a 32-bit wrap, or run block by block), equal to every thread run
-    # concretely, pc by pc: 2,000 requests of 4 sectors each (a warp's 128 bytes start 32-byte aligned)
+    # concretely, pc by pc: 2,000 requests of 4 sectors each (a warp's 128 bytes start 32-byte
+    # aligned). A launch this small that can run block by block does so (its cache figures as
+    # before); here the cuts are asked for from any size, as they are past 1,048,576 blocks
+    monkeypatch.setattr(A, "WIDE_CUTS_FROM", 0)
     k = prepare(tmp_path, "from", {"off": off, "n": 64_000, "x": "float[off+n]", "y": "float[n]"}, "32")
     fast = A.analyze_launch(k, by_pc=True)
     assert not fast.warnings

@@ -68,9 +68,109 @@ def exact(program, granule: int = GRANULE, limit: int = SPANS) -> dict[str, int]
     return {name: _union(parts) * granule // SECTOR for name, parts in runs.items()}
 
 
+WRITTEN_SPANS = 1 << 22  # store spans `partly_written` evaluates (12 M, one a thread, took 3 s and 1.1 GB)
+
+
+def partly_written(program, limit: int = WRITTEN_SPANS, bitmap: int | None = None) -> dict[str, int] | None:
+    """Per array its stores write, the 32-byte sectors they fill only in part over the whole
+    launch (some of a sector's bytes written and not all, as `block_votes`' y[2 i] or a row's
+    misaligned ends); None where the count would evaluate more than `limit` spans.
+
+    The L2 reads such a sector from DRAM before it writes it back (docs/CACHES.md, "Reads for
+    partly written sectors"), which the DRAM model leaves out: the count bounds what that adds.
+    Exact, as `exact`: each array's stores' spans in granules of its narrowest store (every store
+    is aligned to its width, so a granule is written whole or not at all), their union, and the
+    sectors where a run of written bytes starts or ends inside."""
+    stores = [a for a in program.accesses if a.op == "store"]
+    granule: dict[str, int] = {}
+    for a in stores:
+        granule[a.array] = min(granule.get(a.array, SECTOR), a.site.width)
+    plans = [_plan(a, program.threads, granule[a.array]) for a in stores if a.concrete is None]
+    if sum(p.spans for p in plans) > limit:
+        return None
+    runs: dict[str, list] = {}
+    for p in plans:
+        runs.setdefault(p.access.array, []).extend(_spans(p, granule[p.access.array]))
+    for a in stores:
+        if a.concrete is None:
+            continue
+        c, g = a.concrete, granule[a.array]
+        per = CHUNK // c.address.shape[1] + 1
+        for lo in range(0, len(c.address), per):
+            first = a.base + c.address[lo:lo + per][c.live[lo:lo + per]]
+            runs.setdefault(a.array, []).append(_merge(first // g, (first + a.site.width - 1) // g))
+    return {name: _partial_sectors(parts, granule[name], BITMAP if bitmap is None else bitmap)
+            for name, parts in runs.items()}
+
+
+BITMAP = 1 << 22  # granules an array's written range may span to be counted as a bitmap (<= 80 MB)
+
+
+def _partial_sectors(parts: list, g: int, bitmap: int) -> int:
+    """The sectors that runs of written granules (`parts`: (first, last) arrays, in granules of g
+    bytes) cover in part: as a count of the granules written in each sector of their range where
+    it spans at most `bitmap` granules, else from the runs' union, where a run starts or ends."""
+    parts = [p for p in parts if len(p[0])]
+    if not parts:
+        return 0
+    first, last = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    per = SECTOR // g
+    lo = int(first.min()) // per * per
+    span = int(last.max()) - lo + 1
+    if span <= bitmap:
+        size = -(-span // per) * per
+        depth = np.bincount(first - lo, minlength=size + 1)
+        depth -= np.bincount(last + 1 - lo, minlength=size + 1)
+        depth = np.cumsum(depth, dtype=np.int32)
+        written = np.count_nonzero((depth[:size] > 0).reshape(-1, per), axis=1)
+        return int(np.count_nonzero((written > 0) & (written < per)))
+    s, e = _merge(first, last)
+    start, end = s * g, (e + 1) * g  # written bytes [start, end), disjoint, apart and in order
+    # the sectors a run starts or ends inside, in order (a run's start, then its end, then the
+    # next run's), so that a sector two runs share counts once
+    edges = np.stack([start // SECTOR, (end - 1) // SECTOR], axis=1).ravel()
+    edges = edges[np.stack([start % SECTOR != 0, end % SECTOR != 0], axis=1).ravel()]
+    return int(len(edges) and 1 + np.count_nonzero(np.diff(edges)))
+
+
 def enumerated(program) -> dict[str, int] | None:
     """Per array, the distinct sectors its loads and atomics touch, from every lane of the launch
     made concrete (the oracle `exact` is tested against); None past LIMIT lane evaluations."""
+    if _lane_evaluations(program) > LIMIT:
+        return None
+    seen: dict[str, list] = {}
+    for a in program.accesses:
+        if a.op == "store":
+            continue
+        addr, live = _every_lane(program, a)
+        _, line, mask = requests(addr.reshape(-1, 32), live.reshape(-1, 32))
+        for k in range(4):
+            on = ((mask >> k) & 1) == 1
+            seen.setdefault(a.array, []).append(np.unique(line[on] * 4 + k))
+    return {name: int(len(np.unique(np.concatenate(parts)))) for name, parts in seen.items()}
+
+
+def enumerated_written(program) -> dict[str, int] | None:
+    """Per array its stores write, the sectors they fill only in part, from every lane of the
+    launch made concrete, byte by byte (the oracle `partly_written` is tested against); None past
+    LIMIT lane evaluations."""
+    if _lane_evaluations(program) > LIMIT:
+        return None
+    written: dict[str, list] = {}
+    for a in program.accesses:
+        if a.op != "store":
+            continue
+        addr, live = _every_lane(program, a)
+        first = addr.ravel()[live.ravel()]
+        written.setdefault(a.array, []).append((first[:, None] + np.arange(a.site.width)).ravel())
+    out = {}
+    for name, parts in written.items():
+        sectors, counts = np.unique(np.unique(np.concatenate(parts)) // SECTOR, return_counts=True)
+        out[name] = int(np.count_nonzero(counts < SECTOR))
+    return out
+
+
+def _lane_evaluations(program) -> int:
     total = 0
     for a in program.accesses:
         n = 1
@@ -79,28 +179,22 @@ def enumerated(program) -> dict[str, int] | None:
         for ld in loop_dims(a.site):
             n *= ld.extent
         total += n * program.threads
-    if total > LIMIT:
-        return None
-    seen: dict[str, list] = {}
-    for a in program.accesses:
-        if a.op == "store":
-            continue
-        (x0, x1), (y0, y1), (z0, z1) = a.blocks
-        z, y, x = np.meshgrid(np.arange(z0, z1), np.arange(y0, y1), np.arange(x0, x1), indexing="ij")
-        bvals, _ = block_values(a, x.ravel(), y.ravel(), z.ravel())
-        dims = loop_dims(a.site)
-        grids = np.meshgrid(*[np.arange(ld.extent) for ld in dims], indexing="ij") if dims else []
-        nb, ni = x.size, (grids[0].size if dims else 1)
-        values = {d: np.repeat(v, ni) for d, v in bvals.items()}
-        for ld, g in zip(dims, grids):
-            values[ld.dim] = np.tile(g.ravel().astype(np.int64), nb)
-        g = nb * ni
-        addr, live = lanes(a, program.threads, values, g)
-        _, line, mask = requests(addr.reshape(-1, 32), live.reshape(-1, 32))
-        for k in range(4):
-            on = ((mask >> k) & 1) == 1
-            seen.setdefault(a.array, []).append(np.unique(line[on] * 4 + k))
-    return {name: int(len(np.unique(np.concatenate(parts)))) for name, parts in seen.items()}
+    return total
+
+
+def _every_lane(program, a) -> tuple[np.ndarray, np.ndarray]:
+    """Every lane's address of an access over the launch (every block and loop iteration), and
+    whether it runs."""
+    (x0, x1), (y0, y1), (z0, z1) = a.blocks
+    z, y, x = np.meshgrid(np.arange(z0, z1), np.arange(y0, y1), np.arange(x0, x1), indexing="ij")
+    bvals, _ = block_values(a, x.ravel(), y.ravel(), z.ravel())
+    dims = loop_dims(a.site)
+    grids = np.meshgrid(*[np.arange(ld.extent) for ld in dims], indexing="ij") if dims else []
+    nb, ni = x.size, (grids[0].size if dims else 1)
+    values = {d: np.repeat(v, ni) for d, v in bvals.items()}
+    for ld, g in zip(dims, grids):
+        values[ld.dim] = np.tile(g.ravel().astype(np.int64), nb)
+    return lanes(a, program.threads, values, nb * ni)
 
 
 @dataclass

@@ -70,6 +70,7 @@ class CachePrediction:
     repeated_sectors: tuple[int, int] = (0, 0)  # of those, repeats of another block's request at
     #                                             the same step: in the first wave, in later ones
     lockstep: bool = False  # blocks of 32 warps waiting at a barrier (their later waves merge more)
+    partly_written: dict | None = None  # array -> sectors its stores fill only in part (None: not counted)
 
     @property
     def fits(self) -> bool | None:
@@ -121,6 +122,7 @@ class CachePrediction:
                 "repeated_sectors": sum(self.repeated_sectors),
                 "l2_read_sectors_coalescer_range": list(self.l2_read_range),
                 "dram_read_bytes_pitch_range": list(self.dram_read_range) if self.dram_read_range else None,
+                "partly_written_sectors": self.partly_written,
                 "rows": [r.as_dict() for r in self.rows], "total": self.total.as_dict()}
 
 
@@ -168,7 +170,7 @@ def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePred
     ordered[0].dram_read_bytes += FIXED_DRAM_READ + program.code_bytes
     repeated = (int(round(result.repeated_first.sum())), int(round(result.repeated_later.sum())))
     return CachePrediction(program.name, ordered, res, mode, program.footprint_bytes, hw.l2,
-                           int(round(result.fetched.sum())), repeated, in_lockstep)
+                           int(round(result.fetched.sum())), repeated, in_lockstep, footprint.partly_written(program))
 
 
 #: Threads of a block whose barrier keeps later waves' requests aligned (l2.merged_share): 32

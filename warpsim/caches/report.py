@@ -115,3 +115,18 @@ def pitch_note(p: CachePrediction) -> str:
             f"up to 2.3x apart on the H200, traces/sweep), which the model does not follow; launches measured there "
             f"read {DRAM_SPREAD[0]:g}x to {DRAM_SPREAD[1]:g}x its figure: {low:,} to {high:,} DRAM read bytes "
             f"({p.total.dram_read_bytes:,} predicted).")
+
+
+def partial_note(p: CachePrediction) -> str:
+    """When stores fill sectors only in part: how many, and the DRAM reads they may add, which the
+    model leaves out (the L2 reads such a sector before it writes it back: docs/CACHES.md); "" when
+    every stored sector is filled, or the count was not taken."""
+    partial = {name: n for name, n in (p.partly_written or {}).items() if n}
+    if not partial:
+        return ""
+    names = ", ".join(f"{name} {n:,}" for name, n in sorted(partial.items()))
+    extra = 32 * sum(partial.values())
+    return (f"Stores fill sectors only in part ({names}): the L2 reads such a sector from DRAM before it writes "
+            f"it back, which the DRAM figures leave out; on the H200 that added the DRAM bytes written back to the "
+            f"reads (docs/CACHES.md): up to {extra:,} bytes more DRAM reads here, if every such sector is evicted.")
+

@@ -127,13 +127,37 @@ def trace(kernel: Kernel) -> tuple[list[Site], int]:
     return [site for _, sites in found for site in sites], threads
 
 
-def pieces(kernel: Kernel) -> tuple[list[tuple[dict, list[Site]]], int]:
+#: A launch is cut where a 64-bit value's high word changes (a buffer past 4 GiB) only where it cannot
+#: be counted otherwise: refused, or of more blocks than this (too many to run block by block). The
+#: others keep their ways (a block index run value by value, or block by block), whose cache figures
+#: the committed blind predictions were made with
+WIDE_CUTS_FROM = ENUMERATE_BLOCKS
+
+
+def pieces(kernel: Kernel, wide: bool | None = None) -> tuple[list[tuple[dict, list[Site]]], int]:
     """The launch's pieces, each its block ranges (axis: (start, stop)) with the sites it gives.
 
     A value that depends on which side of an edge a block lies (a `min(., K)` clamp on the last
     block, a guard that only some lanes of the first blocks pass) splits that block index's range
     there and each piece runs on its own, so that each is decided; at most MAX_PIECES pieces. A
-    piece's sites count block indices from the piece's start: the ranges say where it lies."""
+    piece's sites count block indices from the piece's start: the ranges say where it lies.
+    `wide` (None: where the launch is refused without, or has more than WIDE_CUTS_FROM blocks and
+    would be run block by block): also cut where a 64-bit value's high word changes (Machine's
+    wide_cuts)."""
+    if wide is not None:
+        return _pieces(kernel, wide)
+    try:
+        return _pieces(kernel, False)
+    except (NotSymbolic, UsageError) as refused:
+        if isinstance(refused, NotSymbolic) and int(np.prod(kernel.launch.grid)) <= WIDE_CUTS_FROM:
+            raise
+        try:
+            return _pieces(kernel, True)
+        except (NotSymbolic, UsageError):
+            raise refused from None
+
+
+def _pieces(kernel: Kernel, wide: bool) -> tuple[list[tuple[dict, list[Site]]], int]:
     done: list[tuple[dict, list[Site]]] = []
     launch = kernel.launch.launch(kernel.program.function.shared_vars)
     full = {axis: (0, n) for axis, n in zip("xyz", launch.grid)}
@@ -141,7 +165,7 @@ def pieces(kernel: Kernel) -> tuple[list[tuple[dict, list[Site]]], int]:
     while todo:
         ranges = todo.pop()
         found: list[Site] = []
-        m = Machine(kernel.program, launch, lambda a: found.append(_site(a)), ranges=ranges)
+        m = Machine(kernel.program, launch, lambda a: found.append(_site(a)), ranges=ranges, wide_cuts=wide)
         threads = m.threads
         try:
             m.run()

@@ -152,11 +152,14 @@ class Access:
 
 class Machine:
     def __init__(self, program: Program, launch: Launch, recorder, blocks: np.ndarray | None = None,
-                 ranges: dict | None = None):
+                 ranges: dict | None = None, wide_cuts: bool = False):
         """`blocks` None: symbolic (block indices are dimensions, over `ranges`: axis -> (start,
         stop), default the whole grid); else an (n, 3) array of block indices whose threads all run
-        at once (concrete)."""
+        at once (concrete). `wide_cuts`: cut the block range where a 64-bit value's high word or a
+        shift's or LEA's bits past bit 32 change (a buffer past 4 GiB), for launches too large to
+        run block by block (analyze.pieces)."""
         self.program = program
+        self.wide_cuts = wide_cuts
         self.launch = launch
         self.record = recorder
         self.concrete = blocks is not None
@@ -548,7 +551,7 @@ class Machine:
             try:
                 lo, hi = split(value, self.env)
             except NotAffine:  # a buffer past 4 GiB: cut the blocks where the high word changes
-                cut = carry_cuts(value, self.env, self.block_dims)
+                cut = carry_cuts(value, self.env, self.block_dims) if self.wide_cuts else None
                 if cut is not None:
                     self.split_at(cut, "a 64-bit value whose high word depends on the block's side of a 4 GiB edge")
                 raise

@@ -246,8 +246,9 @@ def op_lea(m, ins, path, guard, known):
         return
     shifted = alu.shl(a, shift)
     if any(not p.true for p in carries_out):
-        low = _in_window(m, shifted, True) if shifted.coef else const(alu.u32(shifted))
-        total = low + _in_window(m, b, True)
+        window = (lambda v: _in_window(m, v, True)) if m.wide_cuts else (lambda v: unsigned(v, m.env))
+        low = window(shifted) if shifted.coef else const(alu.u32(shifted))
+        total = low + window(b)
         for cbit in cin:
             total = total + _bit(cbit)
         carry = _carries(m, total)
@@ -280,7 +281,7 @@ def _floor_pow2(m, v: Sym, s: int) -> Sym:
     try:
         return floor_div_pow2(v, s, m.env)
     except NotAffine:
-        cut = carry_cuts(v, m.env, m.block_dims, s)
+        cut = carry_cuts(v, m.env, m.block_dims, s) if m.wide_cuts else None
         if cut is not None:
             m.split_at(cut, f"a value's bits above bit {s} that depend on the block's side of an edge")
         raise
@@ -406,8 +407,11 @@ def _in_window(m, v: Sym, is_unsigned: bool) -> Sym:
     try:
         return (unsigned if is_unsigned else signed)(v, m.env)
     except Wraps:
-        shift = 0 if is_unsigned else TWO31  # windows [k 2^32, (k + 1) 2^32) or shifted down by 2^31
-        edge = (bounds(v, m.env)[1] + shift) // TWO32 * TWO32 - shift  # the highest edge it crosses
+        low = 0 if is_unsigned else -TWO31
+        if m.wide_cuts:  # windows [k 2^32, (k + 1) 2^32) or shifted down by 2^31: the highest edge it crosses
+            edge = (bounds(v, m.env)[1] - low) // TWO32 * TWO32 + low
+        else:  # the side of the window it crosses: v < edge changes there
+            edge = low if bounds(v, m.env)[0] < low else low + TWO32
         cut = block_cuts(F.lt(v.coef, np.asarray(v.thread, dtype=np.int64) - edge), m.env, m.block_dims)
         if cut is not None:
             m.split_at(cut, "a 32-bit value whose window depends on the block's side of an edge")
