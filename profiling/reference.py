@@ -540,6 +540,57 @@ def nbody(a: Arrays, s: Scalars) -> Arrays:
     return {"acc": acc.reshape(-1).astype(np.float32)}
 
 
+def _scaled(i: np.ndarray, scale: float, offset: float = 0.0) -> np.ndarray:
+    """float32(i + offset) * scale as the GPU rounds it: `(i + offset) * scale - offset` in one
+    FFMA where offset is nonzero (exact in float64 at image sizes, then rounded once)."""
+    t = (i.astype(np.float32) + np.float32(offset)).astype(np.float64)
+    if offset:
+        return (t * np.float64(np.float32(scale)) - offset).astype(np.float32)
+    return i.astype(np.float32) * np.float32(scale)
+
+
+def resize_nearest(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/images.cu: dst[y, x] = src[min((int)(y sy), sh - 1), min((int)(x sx), sw - 1)]."""
+    u = np.minimum(_scaled(np.arange(s["dw"]), s["sx"]).astype(np.int64), s["sw"] - 1)
+    v = np.minimum(_scaled(np.arange(s["dh"]), s["sy"]).astype(np.int64), s["sh"] - 1)
+    return {"dst": _matrix(a["src"], s["sh"], s["sw"])[np.ix_(v, u)].reshape(-1).copy()}
+
+
+def resize_u8(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/images.cu: resize_nearest of bytes, the coordinates rounded to nearest even."""
+    u = np.minimum(np.rint(_scaled(np.arange(s["dw"]), s["sx"])).astype(np.int64), s["sw"] - 1)
+    v = np.minimum(np.rint(_scaled(np.arange(s["dh"]), s["sy"])).astype(np.int64), s["sh"] - 1)
+    return {"dst": _matrix(a["src"], s["sh"], s["sw"])[np.ix_(v, u)].reshape(-1).copy()}
+
+
+def resize_bilinear(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/images.cu: each output the bilinear blend of the four inputs around ((x + 0.5) sx -
+    0.5, (y + 0.5) sy - 0.5), the taps clamped to the image."""
+    def taps(n_out, scale, n_in):
+        f = _scaled(np.arange(n_out), scale, 0.5).astype(np.float64)
+        g = np.floor(f)
+        lo = np.clip(g.astype(np.int64), 0, n_in - 1)
+        return lo, np.clip(g.astype(np.int64) + 1, 0, n_in - 1), f - g
+    x0, x1, ax = taps(s["dw"], s["sx"], s["sw"])
+    y0, y1, ay = taps(s["dh"], s["sy"], s["sh"])
+    src = _matrix(a["src"], s["sh"], s["sw"]).astype(np.float64)
+    top = (1 - ax) * src[np.ix_(y0, x0)] + ax * src[np.ix_(y0, x1)]
+    bottom = (1 - ax) * src[np.ix_(y1, x0)] + ax * src[np.ix_(y1, x1)]
+    return {"dst": ((1 - ay)[:, None] * top + ay[:, None] * bottom).reshape(-1).astype(np.float32)}
+
+
+def downsample(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/images.cu: each output step times the sum of its row's inputs at
+    min((int)((x + k step) scale), sw - 1), k < taps (x + k step one FFMA, rounded once)."""
+    x = np.arange(s["dw"], dtype=np.float64)
+    src = _matrix(a["src"], s["h"], s["sw"]).astype(np.float64)
+    acc = np.zeros((s["h"], s["dw"]))
+    for k in range(s["taps"]):
+        t = (k * np.float64(np.float32(s["step"])) + x).astype(np.float32)
+        acc += src[:, np.minimum((t * np.float32(s["scale"])).astype(np.int64), s["sw"] - 1)]
+    return {"dst": (acc * np.float32(s["step"])).reshape(-1).astype(np.float32)}
+
+
 def doubled(a: Arrays, s: Scalars) -> Arrays:
     return {"y": (2 * a["x"]).astype(np.float32)}
 
@@ -702,6 +753,10 @@ REFERENCES: dict[str, Reference] = {
     "textbook.cu:calls": doubled,
     "textbook.cu:ptx_nc": copied,
     "textbook.cu:cg_reduce": cg_reduce,
+    "images.cu:resize_nearest": resize_nearest,
+    "images.cu:resize_bilinear": resize_bilinear,
+    "images.cu:resize_u8": resize_u8,
+    "images.cu:downsample": downsample,
     "gridstride.cu:scale_gs": scale_gs,
     "gridstride.cu:gather_gs": gather_gs,
     "gridstride.cu:roll2d_gs": roll2d_gs,

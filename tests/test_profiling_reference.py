@@ -1,6 +1,6 @@
 """The numpy references (profiling.reference) of kernels/idioms.cu, flat.cu, gridstride.cu, local.cu,
-spill.cu, sparse.cu, votes.cu, switch.cu, userland.cu, atomics.cu, constants.cu, params.cu, halo.cu and
-textbook.cu against the kernels' own loops, written out per thread as the .cu reads, at small odd sizes:
+spill.cu, sparse.cu, votes.cu, switch.cu, userland.cu, atomics.cu, constants.cu, params.cu, halo.cu,
+textbook.cu and images.cu against the kernels' own loops, written out per thread as the .cu reads, at small odd sizes:
 what a GPU run is checked by."""
 
 from __future__ import annotations
@@ -196,6 +196,37 @@ def _per_thread(entry: str, a: dict, s: dict) -> dict:
     if entry == "transpose_diag":  # the block that reads tile (bx, by) writes tile (by, bx), transposed
         W, H, x = s["width"], s["height"], a["idata"]
         return {"odata": [x[c * W + r] for r in range(W) for c in range(H)]}
+    if entry in ("resize_nearest", "resize_u8", "resize_bilinear"):  # kernels/images.cu, thread by thread
+        sw, sh, dw, dh, sx, sy, src = s["sw"], s["sh"], s["dw"], s["dh"], s["sx"], s["sy"], a["src"]
+        out = []
+        for y in range(dh):
+            for x in range(dw):
+                if entry != "resize_bilinear":
+                    fx, fy = np.float32(x) * np.float32(sx), np.float32(y) * np.float32(sy)
+                    u, v = (int(np.rint(fx)), int(np.rint(fy))) if entry == "resize_u8" else (int(fx), int(fy))
+                    out.append(src[min(v, sh - 1) * sw + min(u, sw - 1)])
+                    continue
+                # (x + 0.5f) * sx - 0.5f: an FADD, then an FFMA rounded once (exact in float64 first)
+                fx = float(np.float32(float(np.float32(x + 0.5)) * float(np.float32(sx)) - 0.5))
+                fy = float(np.float32(float(np.float32(y + 0.5)) * float(np.float32(sy)) - 0.5))
+                gx, gy = int(np.floor(fx)), int(np.floor(fy))
+                x0, x1 = min(max(gx, 0), sw - 1), min(max(gx + 1, 0), sw - 1)
+                y0, y1 = min(max(gy, 0), sh - 1), min(max(gy + 1, 0), sh - 1)
+                ax, ay = fx - gx, fy - gy
+                top = (1 - ax) * float(src[y0 * sw + x0]) + ax * float(src[y0 * sw + x1])
+                bottom = (1 - ax) * float(src[y1 * sw + x0]) + ax * float(src[y1 * sw + x1])
+                out.append((1 - ay) * top + ay * bottom)
+        return {"dst": out}
+    if entry == "downsample":
+        sw, dw, h, src, out = s["sw"], s["dw"], s["h"], a["src"], []
+        for y in range(h):
+            for x in range(dw):
+                acc = 0.0
+                for k in range(s["taps"]):
+                    t = np.float32(k * float(np.float32(s["step"])) + x)  # one FFMA
+                    acc += float(src[y * sw + min(int(t * np.float32(s["scale"])), sw - 1)])
+                out.append(acc * float(np.float32(s["step"])))
+        return {"dst": out}
     if entry == "prescan":  # a block's up-sweep and down-sweep over its n values, padding left out
         n, x, out = s["n"], a["g_idata"], []
         for b in range(len(x) // n):
@@ -324,6 +355,14 @@ CASES = {
     "calls": ({"n": 7}, lambda s: {"x": _f(7), "y": _f(7)}),
     "ptx_nc": ({"n": 3}, lambda s: {"x": _f(12), "y": _f(12)}),
     "cg_reduce": ({"n": 70}, lambda s: {"x": _f(70), "out": _f(1)}),
+    "resize_nearest": ({"sw": 7, "sh": 5, "dw": 11, "dh": 4, "sx": 0.677, "sy": 1.37},
+                       lambda s: {"src": _f(35), "dst": _f(44)}),
+    "resize_u8": ({"sw": 9, "sh": 5, "dw": 6, "dh": 4, "sx": 1.5, "sy": 1.37},
+                  lambda s: {"src": RNG.integers(0, 256, 45).astype(np.uint8), "dst": np.zeros(24, np.uint8)}),
+    "resize_bilinear": ({"sw": 7, "sh": 5, "dw": 11, "dh": 3, "sx": 0.677, "sy": 1.37},
+                        lambda s: {"src": _f(35), "dst": _f(33)}),
+    "downsample": ({"sw": 20, "dw": 6, "h": 3, "scale": 3.3, "step": 0.33, "taps": 3},
+                   lambda s: {"src": _f(60), "dst": _f(18)}),
     "invert": ({"n": 5}, lambda s: {"p": RNG.integers(0, 256, 20).astype(np.uint8), "q": np.zeros(20, np.uint8)}),
 }
 FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "flat.cu"),
@@ -339,6 +378,7 @@ FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "
         **dict.fromkeys(("uneven", "mixed"), "atomics2.cu"), "h2_bins": "halfatomic.cu",
         **dict.fromkeys(("offsets", "strided", "taps", "rows"), "constants.cu"),
         **dict.fromkeys(("axpy_struct", "copy_layout"), "params.cu"), "conv_rows": "halo.cu",
+        **dict.fromkeys(("resize_nearest", "resize_u8", "resize_bilinear", "downsample"), "images.cu"),
         **dict.fromkeys(("conv_cols", "conv2d_tiled", "transpose_diag", "prescan", "nbody", "calls", "ptx_nc",
                          "cg_reduce"), "textbook.cu")}
 

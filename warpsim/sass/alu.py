@@ -285,6 +285,25 @@ def from_f32(x) -> Sym:
     return from_bits(np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.int64))
 
 
+def fma32(a, b, c) -> np.ndarray:
+    """a * b + c over float32, rounded to nearest even once (FFMA): the product is exact in
+    float64, the sum's rounding error is recovered exactly (TwoSum), and where rounding the
+    float64 sum to float32 meets a tie the error breaks it (the only place two roundings differ
+    from one)."""
+    a, b, c = (np.asarray(v, dtype=np.float32).astype(np.float64) for v in (a, b, c))
+    p = a * b
+    with np.errstate(over="ignore", invalid="ignore"):
+        s = p + c
+        back = s - p
+        err = (p - (s - back)) + (c - back)
+        r = s.astype(np.float32)
+        other = np.nextafter(r, np.where(r.astype(np.float64) < s, np.float32(np.inf), np.float32(-np.inf)))
+        tie = np.isfinite(err) & (err != 0) & (s - r.astype(np.float64) == other.astype(np.float64) - s)
+    up = err > 0
+    pick = np.where(up, np.maximum(r, other), np.minimum(r, other))
+    return np.where(tie, pick, r).astype(np.float32)
+
+
 def fimm(text: str) -> float:
     t = text.upper().lstrip("+")
     neg = t.startswith("-")

@@ -179,6 +179,12 @@ def _pieces(kernel: Kernel, wide: bool) -> tuple[list[tuple[dict, list[Site]]], 
             todo += [{**ranges, axis: (lo, hi)} for lo, hi in itertools.pairwise(bounds)]
             continue
         except EngineError as e:
+            if m.index_floats and not getattr(e, "wraps", False):
+                # floating point on a block or loop index (`(int)(x * scale)`) is exact once the
+                # indices are numbers: the block-by-block run computes it, or says why not
+                refusal = NotSymbolic(f"{kernel.name}: {e} (after floating point on the block or loop indices)")
+                refusal.given = True
+                raise refusal from None
             if getattr(e, "enumerate", False):  # values a launch gives decide what follows
                 refusal = NotSymbolic(f"{kernel.name}: {e}")
                 refusal.given = True  # the block-by-block run is the count itself: its refusal is the one

@@ -197,6 +197,7 @@ class Machine:
             self.block_dims = set(extents)
             self.env = Env(extents, T)
         self.steps = 0
+        self.index_floats = False  # floating point met a block or loop index (ops_data._note_indexed)
         self.context: list[set] = []  # formula keys known to hold (the conditions of enclosing loops)
         self.context_masks: list = []  # and their conditions of the threads alone
         self.live = None  # threads that matter to the instruction being executed (None: all)

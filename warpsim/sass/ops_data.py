@@ -20,9 +20,22 @@ from warpsim.symbolic import Sym
 
 def _fp_inputs(m, path, ops, known):
     vals = [m.read(path, o, known) for o in ops]
+    _note_indexed(m, vals)
     if all(isinstance(v, Sym) and not v.coef for v in vals):
         return vals
     return None
+
+
+def _note_indexed(m, vals) -> None:
+    """Tell the machine when floating point is applied to a block or loop index: what it computes
+    is exact once the indices are numbers (the launch is then counted block by block where it
+    reaches an address or a branch, `analyze.pieces`)."""
+    if any(isinstance(v, Sym) and v.coef for v in vals):
+        m.index_floats = True
+
+
+#: rounding and clamping modifiers the float instructions are not computed with (their results are data)
+_UNMODELLED = {"RZ", "RM", "RP", "SAT"}
 
 
 def op_fp(m, ins, path, guard, known):
@@ -31,11 +44,18 @@ def op_fp(m, ins, path, guard, known):
     dst = ins.operands[0]
     srcs = [o for o in ins.operands[1:]]
     vals = _fp_inputs(m, path, [o for o in srcs if not isinstance(o, isa.Pred)], known)
-    if vals is None or ins.opcode not in _FP:
+    if vals is None or ins.opcode not in _FP or _UNMODELLED & set(ins.mods):
         m.write(path, dst, Opaque(ins.opcode), guard)
         return
     with np.errstate(over="ignore", invalid="ignore"):  # float32 overflows to inf and NaN, as the GPU's
-        m.write(path, dst, _FP[ins.opcode](m, ins, path, known, vals), guard)
+        x = _FP[ins.opcode](_fvals(ins, vals, "FTZ" in ins.mods))
+        m.write(path, dst, alu.from_f32(_ftz(x) if "FTZ" in ins.mods else x), guard)
+
+
+def _ftz(x):
+    """Denormals flushed to a zero of their sign (.FTZ)."""
+    x = np.asarray(x, dtype=np.float32)
+    return np.where(np.abs(x) < np.finfo(np.float32).tiny, np.copysign(np.float32(0), x), x).astype(np.float32)
 
 
 def _fneg(op, x):
@@ -44,7 +64,7 @@ def _fneg(op, x):
     return x
 
 
-def _fvals(ins, vals):
+def _fvals(ins, vals, ftz: bool = False):
     ops = [o for o in ins.operands[1:] if not isinstance(o, isa.Pred)]
     out = []
     for o, v in zip(ops, vals):
@@ -59,15 +79,15 @@ def _fvals(ins, vals):
             x = np.abs(x)
         if isinstance(o, isa.Reg) and o.neg:
             x = -x
-        out.append(x.astype(np.float32))
+        out.append(_ftz(x) if ftz else x.astype(np.float32))
     return out
 
 
+#: FADD, FMUL, FFMA over float32 inputs, rounded to nearest even once, as the GPU does
 _FP = {
-    "FADD": lambda m, ins, p, k, v: alu.from_f32(_fvals(ins, v)[0] + _fvals(ins, v)[1]),
-    "FMUL": lambda m, ins, p, k, v: alu.from_f32(_fvals(ins, v)[0] * _fvals(ins, v)[1]),
-    "FFMA": lambda m, ins, p, k, v: alu.from_f32(
-        (_fvals(ins, v)[0].astype(np.float64) * _fvals(ins, v)[1] + _fvals(ins, v)[2]).astype(np.float32)),
+    "FADD": lambda v: v[0] + v[1],
+    "FMUL": lambda v: v[0] * v[1],
+    "FFMA": lambda v: alu.fma32(v[0], v[1], v[2]),
 }
 
 
@@ -82,10 +102,38 @@ def op_mufu(m, ins, path, guard, known):
         m.write(path, dst, alu.from_f32(np.float32(1.0) / x), guard)
 
 
+def op_fmnmx(m, ins, path, guard, known):
+    """FMNMX d, a, b, p: the minimum where p holds, else the maximum; a NaN loses to a number
+    (fminf/fmaxf). Computed on constants of the threads alone, as FADD."""
+    dst, a_op, b_op, p_op = ins.operands[:4]
+    vals = _fp_inputs(m, path, [a_op, b_op], known)
+    want_min = m.read_pred(path, p_op, known)
+    if vals is None or not (isinstance(want_min, F.Const) and (want_min.all_true or want_min.all_false)):
+        m.write(path, dst, Opaque(ins.opcode), guard)
+        return
+    x, y = _fvals(ins, vals, "FTZ" in ins.mods)
+    m.write(path, dst, alu.from_f32((np.fmin if want_min.all_true else np.fmax)(x, y)), guard)
+
+
+def op_frnd(m, ins, path, guard, known):
+    """FRND: a float32 rounded to an integral float32 (.FLOOR, .CEIL, .TRUNC, else to nearest even:
+    floorf, ceilf, truncf, rintf)."""
+    dst, a_op = ins.operands[0], ins.operands[-1]
+    vals = _fp_inputs(m, path, [a_op], known)
+    if vals is None or "F64" in ins.mods or "F16" in ins.mods:
+        m.write(path, dst, Opaque(ins.opcode), guard)
+        return
+    rounding = next((r for r in ("FLOOR", "CEIL", "TRUNC") if r in ins.mods), "RN")
+    x = _fvals(ins, vals, "FTZ" in ins.mods)[0]
+    m.write(path, dst, alu.from_f32({"FLOOR": np.floor, "CEIL": np.ceil, "TRUNC": np.trunc}.get(rounding, np.rint)(x)),
+            guard)
+
+
 def op_i2f(m, ins, path, guard, known):
     dst, a_op = ins.operands[0], ins.operands[-1]
     a = m.read_int(path, a_op, known)
     mods = set(ins.mods)
+    _note_indexed(m, [a])
     if not (isinstance(a, Sym) and not a.coef) or "F64" in mods or "F16" in mods:
         m.write(path, dst, Opaque("I2F"), guard)
         return
@@ -97,6 +145,7 @@ def op_f2i(m, ins, path, guard, known):
     dst, a_op = ins.operands[0], ins.operands[-1]
     a = m.read(path, a_op, known)
     mods = set(ins.mods)
+    _note_indexed(m, [a])
     if not (isinstance(a, Sym) and not a.coef) or "F64" in mods or "F16" in mods or "64" in mods:
         m.write(path, dst, Opaque("F2I"), guard)
         return

@@ -1,0 +1,175 @@
+"""Addresses computed in floating point from the block and loop indices (kernels/images.cu: an
+image resized by `(int)(x * sx)`, bilinear taps from `floorf`, a byte image by `__float2int_rn`,
+a box filter's taps at `x + k * step` in a loop). The float arithmetic is exact once the indices
+are numbers, so such a launch is counted block by block, not refused. Checked against each
+thread's address worked out in numpy from the .cu (float32 as IEEE rounds it: FFMA's product and
+sum rounded once, which float64 holds exactly at these sizes), warp by warp."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from test_sass_frontend import needs_nvcc
+from warpsim.errors import UsageError
+from warpsim.sass import alu
+from warpsim.sass import analyze as A
+
+SOURCE = Path(__file__).resolve().parent.parent / "kernels" / "images.cu"
+f32 = np.float32
+
+
+def launch(entry: str, grid: str, block: str, args: dict) -> dict:
+    k = A.prepare(SOURCE, entry, grid, block, args)
+    a = A.analyze_launch(k)
+    assert any("counted by running each of its" in w for w in a.warnings)  # block by block, not refused
+    return {(r.array, r.op): (r.requests, r.sectors) for r in a.rows}
+
+
+def warp_counts(address: np.ndarray, active: np.ndarray, width: int) -> tuple[int, int]:
+    """Requests and sectors of one instruction: `address` and `active` are (warps, 32), each lane
+    `width` bytes at its address (aligned, so within one sector). A warp with a lane on makes a
+    request; its sectors are the distinct 32-byte sectors its active lanes touch."""
+    assert width <= 32
+    sector = np.where(active, address // 32, -1)
+    sector.sort(axis=1)
+    distinct = (sector >= 0) & np.concatenate([np.ones((len(sector), 1), bool), np.diff(sector, axis=1) != 0], axis=1)
+    return int(active.any(axis=1).sum()), int(distinct.sum())
+
+
+def threads_2d(grid: tuple[int, int], block: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """x and y of every thread, (warps, 32): warps of 32 consecutive threads of a block, x fastest."""
+    bx, by = block
+    assert (bx * by) % 32 == 0
+    gy, gx, ty, tx = np.meshgrid(np.arange(grid[1]), np.arange(grid[0]), np.arange(by), np.arange(bx), indexing="ij")
+    return (gx * bx + tx).reshape(-1, 32), (gy * by + ty).reshape(-1, 32)
+
+
+def summed(counts: list[tuple[int, int]]) -> tuple[int, int]:
+    return sum(c[0] for c in counts), sum(c[1] for c in counts)
+
+
+@needs_nvcc
+@pytest.mark.parametrize("sw,sh,dw,dh,sx,sy", [(61, 37, 90, 33, 0.677, 1.12), (1000, 700, 333, 250, 3.003, 2.8),
+                                               (128, 64, 256, 128, 0.5, 0.5)])
+def test_a_nearest_neighbour_resize_counts_as_each_thread_truncates_x_times_sx(sw, sh, dw, dh, sx, sy):
+    block, grid = (32, 8), (-(-dw // 32), -(-dh // 8))
+    x, y = threads_2d(grid, block)
+    on = (x < dw) & (y < dh)
+    # FMUL then F2I.TRUNC: the float32 product of x and sx, truncated; clamped to the last column
+    u = np.minimum((x.astype(f32) * f32(sx)).astype(np.int64), sw - 1)
+    v = np.minimum((y.astype(f32) * f32(sy)).astype(np.int64), sh - 1)
+    got = launch("resize_nearest", "cdiv(dw,32),cdiv(dh,8)", "32x8",
+                 {"sw": sw, "sh": sh, "dw": dw, "dh": dh, "sx": sx, "sy": sy})
+    assert got[("src", "load")] == warp_counts(4 * (v * sw + u), on, 4)
+    assert got[("dst", "store")] == warp_counts(4 * (y * dw + x), on, 4)
+
+
+@needs_nvcc
+def test_a_bilinear_resize_counts_its_four_taps_from_floorf():
+    sw, sh, dw, dh, sx, sy = 61, 37, 90, 47, 0.677, 0.79
+    block, grid = (32, 8), (3, 6)
+    x, y = threads_2d(grid, block)
+    on = (x < dw) & (y < dh)
+
+    def taps(i, s, n):
+        # (i + 0.5f) * s - 0.5f is an FADD and an FFMA: rounded once after the exact product and sum
+        t = (i.astype(f32) + f32(0.5)).astype(np.float64)
+        g = np.floor((t * np.float64(f32(s)) - 0.5).astype(f32)).astype(np.int64)
+        return np.clip(g, 0, n - 1), np.clip(g + 1, 0, n - 1)
+
+    x0, x1 = taps(x, sx, sw)
+    y0, y1 = taps(y, sy, sh)
+    want = summed([warp_counts(4 * (r * sw + c), on, 4) for r in (y0, y1) for c in (x0, x1)])
+    got = launch("resize_bilinear", "3,6", "32x8", {"sw": sw, "sh": sh, "dw": dw, "dh": dh, "sx": sx, "sy": sy})
+    assert got[("src", "load")] == want
+
+
+@needs_nvcc
+def test_a_byte_image_resized_with_round_to_nearest_counts_byte_sectors():
+    sw, sh, dw, dh, sx, sy = 300, 37, 200, 33, 1.5, 1.12
+    x, y = threads_2d((4, 5), (64, 8))
+    on = (x < dw) & (y < dh)
+    # __float2int_rn: F2I to nearest even (1.5 x 3 = 4.5 rounds to 4, x 5 = 7.5 to 8)
+    u = np.minimum(np.rint(x.astype(f32) * f32(sx)).astype(np.int64), sw - 1)
+    v = np.minimum(np.rint(y.astype(f32) * f32(sy)).astype(np.int64), sh - 1)
+    got = launch("resize_u8", "4,5", "64x8", {"sw": sw, "sh": sh, "dw": dw, "dh": dh, "sx": sx, "sy": sy})
+    assert got[("src", "load")] == warp_counts(v * sw + u, on, 1)
+    assert got[("dst", "store")] == warp_counts(y * dw + x, on, 1)
+
+
+@needs_nvcc
+@pytest.mark.parametrize("taps,step,scale", [(3, 0.33, 4.0), (8, 0.125, 2.7), (5, 0.2, 1.0)])
+def test_taps_at_float_offsets_in_a_loop_count_iteration_by_iteration(taps, step, scale):
+    sw, dw, rows = 1000, 250, 7
+    x, y = threads_2d((2, rows), (128, 1))
+    on = x < dw
+    counts = []
+    for k in range(taps):
+        # x + k * step is one FFMA (exact in float64 here, rounded once), then an FMUL
+        t = (np.float64(k) * np.float64(f32(step)) + x).astype(f32)
+        u = np.minimum((t * f32(scale)).astype(np.int64), sw - 1)
+        counts.append(warp_counts(4 * (y * sw + u), on, 4))
+    got = launch("downsample", "2,h", "128",
+                 {"sw": sw, "dw": dw, "h": rows, "scale": scale, "step": step, "taps": taps})
+    assert got[("src", "load")] == summed(counts)
+
+
+@needs_nvcc
+def test_a_float_address_from_loaded_data_is_still_refused(tmp_path):
+    path = tmp_path / "gather.cu"
+    path.write_text('extern "C" __global__ void g(const float *x, const float *t, float *y, int n, float s) {\n'
+                    '  int i = blockIdx.x * blockDim.x + threadIdx.x;\n'
+                    '  if (i < n) y[i] = t[(int)(x[i] * s + i * 0.5f)];\n}\n')
+    k = A.prepare(path, "g", "cdiv(n,128)", "128", {"n": 1000, "s": 2.0, "t": "float[4000]"})
+    with pytest.raises(UsageError, match=r"an address computed from data \(.*LDG.*\).*line 3"):
+        A.analyze_launch(k)
+
+
+@needs_nvcc
+def test_fminf_and_rintf_on_indices_are_computed(tmp_path):
+    path = tmp_path / "clamp.cu"
+    path.write_text('extern "C" __global__ void c(const float *x, float *y, int n, float s, float hi) {\n'
+                    '  int i = blockIdx.x * blockDim.x + threadIdx.x;\n'
+                    '  if (i < n) y[i] = x[(int)rintf(fminf(i * s, hi))];\n}\n')
+    n, s, hi = 500, 1.7, 600.0
+    k = A.prepare(path, "c", "cdiv(n,64)", "64", {"n": n, "s": s, "hi": hi, "x": "float[601]"})
+    got = {(r.array, r.op): (r.requests, r.sectors) for r in A.analyze_launch(k).rows}
+    i = np.arange(-(-n // 64) * 64).reshape(-1, 32)
+    # FMUL, FMNMX (fminf), FRND (rintf: to nearest even), F2I: lanes 1.7 apart up to 600
+    j = np.rint(np.fmin(i.astype(f32) * f32(s), f32(hi))).astype(np.int64)
+    assert got[("x", "load")] == warp_counts(4 * j, i < n, 4)
+
+
+def _exact_fma32(a: float, b: float, c: float) -> np.float32:
+    """a * b + c rounded once to float32 (nearest even), by exact rational arithmetic."""
+    from fractions import Fraction
+    x = Fraction(a) * Fraction(b) + Fraction(c)
+    if x == 0:  # a zero's sign as IEEE gives it (float64 holds these exactly)
+        return f32(np.float64(a) * np.float64(b) + np.float64(c))
+    near = f32(float(x))
+    candidates = [near, np.nextafter(near, f32(np.inf)), np.nextafter(near, f32(-np.inf))]
+    return min(candidates, key=lambda y: (abs(Fraction(float(y)) - x), int(y.view(np.uint32)) & 1))
+
+
+finite32 = st.floats(width=32, allow_nan=False, allow_infinity=False, min_value=-(2.0**60), max_value=2.0**60)
+
+
+@settings(max_examples=300)
+@given(finite32, finite32, finite32)
+def test_ffma_rounds_once(a, b, c):
+    # against exact rationals on any float32 inputs whose result stays finite
+    assert alu.fma32(a, b, c).view(np.uint32) == _exact_fma32(a, b, c).view(np.uint32)
+
+
+def test_ffma_breaks_a_tie_that_two_roundings_get_wrong():
+    # (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24 lies halfway between two float32s; a tiny c decides which
+    # way it rounds, where float64 then float32 sees the tie alone and rounds to even
+    a, tiny = f32(1 + 2**-12), 2.0**-80
+    even, odd = f32(1 + 2**-11), f32(1 + 2**-11 + 2**-23)
+    assert alu.fma32(a, a, f32(tiny)) == odd and alu.fma32(a, a, f32(-tiny)) == even
+    assert f32(np.float64(a) * np.float64(a) + np.float64(f32(tiny))) == even  # two roundings: wrong
