@@ -173,3 +173,36 @@ def test_ffma_breaks_a_tie_that_two_roundings_get_wrong():
     even, odd = f32(1 + 2**-11), f32(1 + 2**-11 + 2**-23)
     assert alu.fma32(a, a, f32(tiny)) == odd and alu.fma32(a, a, f32(-tiny)) == even
     assert f32(np.float64(a) * np.float64(a) + np.float64(f32(tiny))) == even  # two roundings: wrong
+
+
+DIVIDE = ('extern "C" __global__ void d(const float *x, float *y, int n, float s) {\n'
+          '  int i = blockIdx.x * blockDim.x + threadIdx.x;\n'
+          '  if (i < n) y[i] = x[(int)((i + 0.5f) / s)];\n}\n')
+
+
+@needs_nvcc
+@pytest.mark.parametrize("s", [1.7, 0.3, 3.0, 7.77])
+def test_a_float_division_takes_its_fast_path_and_gives_the_correctly_rounded_quotient(tmp_path, s):
+    # (i + 0.5f) / s: MUFU.RCP, a Newton step, a residual correction, FCHK deciding the slow path.
+    # Whichever path the GPU takes, div.rn's quotient is the correctly rounded one: float64's
+    # quotient of the two float32s rounded to float32 (innocuous double rounding for division)
+    path = tmp_path / "divide.cu"
+    path.write_text(DIVIDE)
+    n = 1000
+    k = A.prepare(path, "d", "cdiv(n,128)", "128", {"n": n, "s": s, "x": f"float[{int(n / s) + 2}]"})
+    got = {(r.array, r.op): (r.requests, r.sectors) for r in A.analyze_launch(k).rows}
+    i = np.arange(-(-n // 128) * 128).reshape(-1, 32)
+    t = (i.astype(f32) + f32(0.5)).astype(np.float64)
+    j = (t / np.float64(f32(s))).astype(f32).astype(np.int64)
+    assert got[("x", "load")] == warp_counts(4 * j, i < n, 4)
+
+
+@needs_nvcc
+def test_a_division_sent_to_its_slow_path_is_refused(tmp_path):
+    # a denormal divisor: FCHK sends every lane to the slow path, whose directed roundings (FFMA.RZ,
+    # .RP, .RM) warpsim does not compute; its quotient reaches the address, so the launch is refused
+    path = tmp_path / "divide.cu"
+    path.write_text(DIVIDE)
+    k = A.prepare(path, "d", "cdiv(n,128)", "128", {"n": 100, "s": 1e-40, "x": "float[100]"})
+    with pytest.raises(UsageError, match="an address computed from data"):
+        A.analyze_launch(k)

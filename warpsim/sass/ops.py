@@ -5,6 +5,7 @@ from __future__ import annotations
 from warpsim.sass.ops_data import (
     DATA_GUARD_OK,
     op_f2i,
+    op_fchk,
     op_fmnmx,
     op_fp,
     op_frnd,
@@ -80,7 +81,7 @@ DISPATCH = {
     "MATCH": op_match,
     "FADD": op_fp, "FMUL": op_fp, "FFMA": op_fp, "FMNMX": op_fmnmx, "FSEL": op_sel, "FSETP": op_fsetp,
     "MUFU": op_mufu, "I2F": op_i2f, "I2FP": op_i2f, "F2I": op_f2i, "HFMA2": op_hfma2,
-    "F2F": op_opaque, "F2FP": op_opaque, "FRND": op_frnd, "FCHK": op_opaque, "FSET": op_opaque,
+    "F2F": op_opaque, "F2FP": op_opaque, "FRND": op_frnd, "FCHK": op_fchk, "FSET": op_opaque,
     "VABSDIFF": op_opaque, "VABSDIFF4": op_opaque, "QSPC": op_opaque, "HADD2": op_opaque,
     "HMUL2": op_opaque, "HSET2": op_opaque, "HSETP2": op_opaque, "HMNMX2": op_opaque, "DADD": op_opaque,
     "DMUL": op_opaque, "DFMA": op_opaque, "DSETP": op_opaque, "DMNMX": op_opaque, "HMMA": op_opaque,

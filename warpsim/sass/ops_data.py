@@ -19,7 +19,8 @@ from warpsim.symbolic import Sym
 # -- floating point on constants ----------------------------------------------------------------------
 
 def _fp_inputs(m, path, ops, known):
-    vals = [m.read(path, o, known) for o in ops]
+    # an integer immediate of a float instruction is a float's value (`FFMA R4, R3, -R7, 1` adds 1.0)
+    vals = [alu.from_f32(np.float32(o.value)) if isinstance(o, isa.Imm) else m.read(path, o, known) for o in ops]
     _note_indexed(m, vals)
     if all(isinstance(v, Sym) and not v.coef for v in vals):
         return vals
@@ -98,8 +99,46 @@ def op_mufu(m, ins, path, guard, known):
         m.write(path, dst, Opaque(f"MUFU.{ins.mods[0]}"), guard)
         return
     x = _fvals(ins, vals)[0]
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", over="ignore"):
         m.write(path, dst, alu.from_f32(np.float32(1.0) / x), guard)
+
+
+#: FCHK passes a division to its fast path only where a, b and the quotient lie this far inside
+#: float32's normal range (2^-126 .. 2^128), well inside any bound the hardware's check may set
+_FAST_DIVISION = (2.0**-100, 2.0**100)
+
+
+def op_fchk(m, ins, path, guard, known):
+    """FCHK P, a, b: whether nvcc's float division a / b leaves its fast path (MUFU.RCP, a Newton
+    step, a residual correction) for the slow one. Computed on constants of the threads alone as:
+    not where a, b and a / b are normal and far from the range's ends and the fast path, computed
+    as this engine computes it, gives the correctly rounded quotient (float64's quotient rounded
+    to float32: exact, double rounding being innocuous for division at 53 >= 2 x 24 + 2 bits).
+    Where it says no in every live lane, the quotient is the correctly rounded one, which is what
+    the GPU's division gives whichever path it takes (div.rn is IEEE's), and no lane takes the
+    slow path; where a live lane needs the slow path the predicate is data (the slow path's
+    MUFU.RCP would be the engine's, not the hardware's, so what it computes is not followed)."""
+    p_out = ins.operands[0]
+    vals = _fp_inputs(m, path, [o for o in ins.operands[1:3]], known)
+    if vals is None:
+        m.write(path, p_out, Opaque(ins.opcode), guard)
+        return
+    a, b = _fvals(ins, vals)
+    lo, hi = _FAST_DIVISION
+    with np.errstate(all="ignore"):
+        exact = (a.astype(np.float64) / b.astype(np.float64)).astype(np.float32)
+        r = np.float32(1) / b
+        r = alu.fma32(r, alu.fma32(r, -b, np.float32(1)), r)
+        q = alu.fma32(a, r, np.float32(0))
+        q = alu.fma32(r, alu.fma32(q, -b, a), q)
+
+        def inside(x, zero_ok):
+            return (np.abs(x) >= lo) & (np.abs(x) <= hi) | (zero_ok & (x == 0))
+        fast = inside(b, False) & inside(a, True) & inside(exact, True) & (q.view(np.uint32) == exact.view(np.uint32))
+    if not np.all(fast | ~np.asarray(True if m.live is None else m.live)):
+        m.write(path, p_out, Opaque("FCHK of a division that needs its slow path"), guard)
+        return
+    m.write(path, p_out, F.FALSE, guard)
 
 
 def op_fmnmx(m, ins, path, guard, known):
