@@ -206,3 +206,64 @@ def test_a_division_sent_to_its_slow_path_is_refused(tmp_path):
     k = A.prepare(path, "d", "cdiv(n,128)", "128", {"n": 100, "s": 1e-40, "x": "float[100]"})
     with pytest.raises(UsageError, match="an address computed from data"):
         A.analyze_launch(k)
+
+
+DOUBLES = '''extern "C" __global__ void mul(const float *x, float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[(int)(i * 1.5)];   // a double literal: I2F.F64, DMUL, F2I.F64.TRUNC
+}
+extern "C" __global__ void fmad(const float *x, float *y, int n, double s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[(int)(i * s + 0.5)];   // DFMA with an immediate 0.5
+}
+extern "C" __global__ void back(const float *x, float *y, int n, double s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float f = (float)(i * s);   // DMUL, F2F.F32.F64, then F2I.FLOOR
+  if (i < n) y[i] = x[(int)floorf(f)];
+}
+'''
+
+
+@needs_nvcc
+@pytest.mark.parametrize("entry,s", [("mul", None), ("fmad", 0.7), ("fmad", 2.3), ("back", 0.7), ("back", 1.1)])
+def test_double_arithmetic_on_indices_is_computed_as_ieee_doubles(tmp_path, entry, s):
+    from fractions import Fraction
+    path = tmp_path / "doubles.cu"
+    path.write_text(DOUBLES)
+    n = 1000
+    args = {"n": n, "x": "float[2600]", **({"s": s} if s is not None else {})}
+    k = A.prepare(path, entry, "cdiv(n,128)", "128", args)
+    got = {(r.array, r.op): (r.requests, r.sectors) for r in A.analyze_launch(k).rows}
+    i = np.arange(-(-n // 128) * 128).reshape(-1, 32)
+    if entry == "mul":
+        j = (i * 1.5).astype(np.int64)  # exact in float64
+    elif entry == "fmad":  # i * s + 0.5 rounded once: exact rationals, then to the nearest double
+        j = np.vectorize(lambda v: int(float(Fraction(int(v)) * Fraction(s) + Fraction(1, 2))))(i)
+    else:  # the double product rounded to float32 (nearest even), floored
+        j = np.floor((i * np.float64(s)).astype(f32)).astype(np.int64)
+    assert got[("x", "load")] == warp_counts(4 * j, i < n, 4)
+
+
+finite64 = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=300)
+@given(finite64, finite64, finite64)
+def test_dfma_rounds_once(a, b, c):
+    # against exact rationals on any finite doubles (those past 2^400 through the rational path)
+    from fractions import Fraction
+    x = Fraction(a) * Fraction(b) + Fraction(c)
+    try:
+        want = float(x) if x != 0 else a * b + c
+    except OverflowError:
+        want = float("inf") if x > 0 else float("-inf")
+    got = float(alu.fma64(a, b, c))
+    assert got == want and np.signbit(got) == np.signbit(want)
+
+
+def test_dfma_breaks_a_tie_that_two_roundings_get_wrong():
+    # (1 + 2^-26)(1 + 2^-27) = 1 + 2^-26 + 2^-27 + 2^-53: halfway between two doubles
+    a, b, tiny = 1 + 2.0**-26, 1 + 2.0**-27, 2.0**-200
+    even = 1 + 2.0**-26 + 2.0**-27
+    assert alu.fma64(a, b, tiny) == even + 2.0**-52 and alu.fma64(a, b, -tiny) == even
+    assert a * b + tiny == even  # the product rounded first: the tie goes to even, wrongly

@@ -304,6 +304,65 @@ def fma32(a, b, c) -> np.ndarray:
     return np.where(tie, pick, r).astype(np.float32)
 
 
+def _two_sum(a, b):
+    """s = a + b rounded, and its exact error (Knuth)."""
+    s = a + b
+    back = s - a
+    return s, (a - (s - back)) + (b - back)
+
+
+def _two_product(a, b):
+    """p = a * b rounded, and its exact error (Dekker, by Veltkamp's split)."""
+    p = a * b
+    ta, tb = 134217729.0 * a, 134217729.0 * b
+    ah, bh = ta - (ta - a), tb - (tb - b)
+    al, bl = a - ah, b - bh
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+#: fma64's error-free path holds where every input lies in this range (or is zero): no overflow in
+#: the split, no error term lost below the subnormals
+_FMA64_SAFE = (2.0**-400, 2.0**400)
+
+
+def fma64(a, b, c) -> np.ndarray:
+    """a * b + c over float64, rounded to nearest even once (DFMA): the product's and the sum's
+    exact errors, added rounded to odd, then the sum rounded to nearest (Boldo and Melquiond's
+    emulated FMA). Lanes with a zero or a non-finite input take the plain expression, exact there;
+    lanes past the safe range, exact rational arithmetic."""
+    shape = np.broadcast(a, b, c).shape
+    a, b, c = (np.array(np.broadcast_to(np.atleast_1d(np.asarray(v, dtype=np.float64)), shape or (1,)))
+               for v in (a, b, c))
+    lo, hi = _FMA64_SAFE
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        plain = a * b + c
+        uh, ul = _two_product(a, b)
+        th, tl = _two_sum(c, uh)
+        v, e = _two_sum(tl, ul)
+        even = (np.ascontiguousarray(v).view(np.int64) & 1) == 0
+        v = np.where((e != 0) & even, np.nextafter(v, np.where(e > 0, np.inf, -np.inf)), v)  # rounded to odd
+        z = th + v
+    finite = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
+    simple = ~finite | (a == 0) | (b == 0) | (c == 0)
+    inside = np.all([(np.abs(x) >= lo) & (np.abs(x) <= hi) for x in (a, b, c)], axis=0)
+    out = np.where(simple, np.where(np.isfinite(a) & np.isfinite(b) & ~np.isfinite(c), c, plain), z)
+    for k in zip(*np.nonzero(~simple & ~inside)):
+        out[k] = _fma64_exact(float(a[k]), float(b[k]), float(c[k]))
+    return out.reshape(shape)
+
+
+def _fma64_exact(a: float, b: float, c: float) -> float:
+    from fractions import Fraction
+    x = Fraction(a) * Fraction(b) + Fraction(c)
+    if x == 0:
+        return a * b + c
+    try:
+        near = float(x)  # Fraction -> float rounds to nearest even, once
+    except OverflowError:
+        return float("inf") if x > 0 else float("-inf")
+    return near
+
+
 def fimm(text: str) -> float:
     t = text.upper().lstrip("+")
     neg = t.startswith("-")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from warpsim.sass.ops_data import (
     DATA_GUARD_OK,
+    op_f2f,
     op_f2i,
     op_fchk,
     op_fmnmx,
@@ -81,10 +82,10 @@ DISPATCH = {
     "MATCH": op_match,
     "FADD": op_fp, "FMUL": op_fp, "FFMA": op_fp, "FMNMX": op_fmnmx, "FSEL": op_sel, "FSETP": op_fsetp,
     "MUFU": op_mufu, "I2F": op_i2f, "I2FP": op_i2f, "F2I": op_f2i, "HFMA2": op_hfma2,
-    "F2F": op_opaque, "F2FP": op_opaque, "FRND": op_frnd, "FCHK": op_fchk, "FSET": op_opaque,
+    "F2F": op_f2f, "F2FP": op_opaque, "FRND": op_frnd, "FCHK": op_fchk, "FSET": op_opaque,
     "VABSDIFF": op_opaque, "VABSDIFF4": op_opaque, "QSPC": op_opaque, "HADD2": op_opaque,
-    "HMUL2": op_opaque, "HSET2": op_opaque, "HSETP2": op_opaque, "HMNMX2": op_opaque, "DADD": op_opaque,
-    "DMUL": op_opaque, "DFMA": op_opaque, "DSETP": op_opaque, "DMNMX": op_opaque, "HMMA": op_opaque,
+    "HMUL2": op_opaque, "HSET2": op_opaque, "HSETP2": op_opaque, "HMNMX2": op_opaque, "DADD": op_fp,
+    "DMUL": op_fp, "DFMA": op_fp, "DSETP": op_fsetp, "DMNMX": op_fmnmx, "HMMA": op_opaque,
     "IMMA": op_opaque, "DMMA": op_opaque, "FSWZADD": op_opaque, "IDP": op_opaque, "IDP4A": op_opaque,
     "LDG": op_load, "LD": op_load, "LDS": op_load, "LDL": op_load, "LDSM": op_ldsm,
     "STG": op_store, "ST": op_store, "STS": op_store, "STL": op_store, "LDGSTS": op_ldgsts,

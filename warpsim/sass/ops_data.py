@@ -10,6 +10,7 @@ from warpsim import formula as F
 from warpsim.sass import alu, isa
 from warpsim.sass.ops_int import _BOOL
 from warpsim.sass.values import (
+    MASK32,
     Opaque,
     const,
     norm,
@@ -17,15 +18,6 @@ from warpsim.sass.values import (
 from warpsim.symbolic import Sym
 
 # -- floating point on constants ----------------------------------------------------------------------
-
-def _fp_inputs(m, path, ops, known):
-    # an integer immediate of a float instruction is a float's value (`FFMA R4, R3, -R7, 1` adds 1.0)
-    vals = [alu.from_f32(np.float32(o.value)) if isinstance(o, isa.Imm) else m.read(path, o, known) for o in ops]
-    _note_indexed(m, vals)
-    if all(isinstance(v, Sym) and not v.coef for v in vals):
-        return vals
-    return None
-
 
 def _note_indexed(m, vals) -> None:
     """Tell the machine when floating point is applied to a block or loop index: what it computes
@@ -35,72 +27,86 @@ def _note_indexed(m, vals) -> None:
         m.index_floats = True
 
 
-#: rounding and clamping modifiers the float instructions are not computed with (their results are data)
-_UNMODELLED = {"RZ", "RM", "RP", "SAT"}
+def _float(m, path, o, known, wide: bool = False, ftz: bool = False):
+    """A float operand's value, float32 (float64 where `wide`: a register pair, a 64-bit constant),
+    its |x| and -x applied as a float's; None where it is not a constant of the threads alone (data,
+    or a block or loop index not yet a number: noted, `_note_indexed`). An integer immediate of a
+    float instruction is a float's value (`FFMA R4, R3, -R7, 1` adds 1.0)."""
+    dtype = np.float64 if wide else np.float32
+    if isinstance(o, (isa.Imm, isa.FImm)):
+        return dtype(o.value if isinstance(o, isa.Imm) else alu.fimm(o.text))
+    plain = isa.Reg(o.file, o.index, sel=o.sel) if isinstance(o, isa.Reg) else o
+    words = [m.read(path, plain, known, k) for k in range(2 if wide else 1)]
+    _note_indexed(m, words)
+    if not all(isinstance(w, Sym) and not w.coef for w in words):
+        return None
+    if wide:
+        bits = (alu.u32(words[1]).astype(np.uint64) << np.uint64(32)) | alu.u32(words[0]).astype(np.uint64)
+        x = np.ascontiguousarray(bits).view(np.float64)
+    else:
+        x = alu.f32(words[0])
+    if isinstance(o, isa.Reg) and o.abs:
+        x = np.abs(x)
+    if isinstance(o, isa.Reg) and o.neg:
+        x = -x
+    return _ftz(x) if ftz else x
 
 
-def op_fp(m, ins, path, guard, known):
-    """FADD/FMUL/FFMA: computed when every input is a constant of the
-    threads alone, else the result is data."""
-    dst = ins.operands[0]
-    srcs = [o for o in ins.operands[1:]]
-    vals = _fp_inputs(m, path, [o for o in srcs if not isinstance(o, isa.Pred)], known)
-    if vals is None or ins.opcode not in _FP or _UNMODELLED & set(ins.mods):
-        m.write(path, dst, Opaque(ins.opcode), guard)
+def _floats(m, path, ops, known, wide: bool = False, ftz: bool = False):
+    """`_float` of each operand, or None if one is not a constant of the threads alone."""
+    xs = [_float(m, path, o, known, wide, ftz) for o in ops]
+    return None if any(x is None for x in xs) else xs
+
+
+def _write_float(m, path, dst, x, guard, wide: bool = False) -> None:
+    """A float32 result into dst, or a float64 one into dst and the register after it."""
+    if not wide:
+        m.write(path, dst, alu.from_f32(x), guard)
         return
-    with np.errstate(over="ignore", invalid="ignore"):  # float32 overflows to inf and NaN, as the GPU's
-        x = _FP[ins.opcode](_fvals(ins, vals, "FTZ" in ins.mods))
-        m.write(path, dst, alu.from_f32(_ftz(x) if "FTZ" in ins.mods else x), guard)
+    bits = np.ascontiguousarray(np.asarray(x, dtype=np.float64)).view(np.uint64)
+    m.write(path, dst, alu.from_bits((bits & np.uint64(MASK32)).astype(np.int64)), guard)
+    if not dst.zero:
+        m.write(path, isa.Reg(dst.file, dst.index + 1), alu.from_bits((bits >> np.uint64(32)).astype(np.int64)), guard)
 
 
 def _ftz(x):
-    """Denormals flushed to a zero of their sign (.FTZ)."""
+    """Float32 denormals flushed to a zero of their sign (.FTZ)."""
     x = np.asarray(x, dtype=np.float32)
     return np.where(np.abs(x) < np.finfo(np.float32).tiny, np.copysign(np.float32(0), x), x).astype(np.float32)
 
 
-def _fneg(op, x):
-    if isinstance(op, isa.Reg) and op.abs:
-        x = np.abs(x)
-    return x
+#: rounding and clamping modifiers the float instructions are not computed with (their results are data)
+_UNMODELLED = {"RZ", "RM", "RP", "SAT"}
 
-
-def _fvals(ins, vals, ftz: bool = False):
-    ops = [o for o in ins.operands[1:] if not isinstance(o, isa.Pred)]
-    out = []
-    for o, v in zip(ops, vals):
-        # the engine applied integer negation; undo it for floats and negate the float instead
-        raw = v
-        if isinstance(o, isa.Reg) and o.neg:
-            raw = -v
-        if isinstance(o, isa.Reg) and o.inv:
-            raw = -v - 1
-        x = alu.f32(raw)
-        if isinstance(o, isa.Reg) and o.abs:
-            x = np.abs(x)
-        if isinstance(o, isa.Reg) and o.neg:
-            x = -x
-        out.append(_ftz(x) if ftz else x.astype(np.float32))
-    return out
-
-
-#: FADD, FMUL, FFMA over float32 inputs, rounded to nearest even once, as the GPU does
+#: FADD, FMUL, FFMA and their doubles, rounded to nearest even once, as the GPU does
 _FP = {
-    "FADD": lambda v: v[0] + v[1],
-    "FMUL": lambda v: v[0] * v[1],
-    "FFMA": lambda v: alu.fma32(v[0], v[1], v[2]),
+    "FADD": lambda v: v[0] + v[1], "DADD": lambda v: v[0] + v[1],
+    "FMUL": lambda v: v[0] * v[1], "DMUL": lambda v: v[0] * v[1],
+    "FFMA": lambda v: alu.fma32(*v), "DFMA": lambda v: alu.fma64(*v),
 }
+
+
+def op_fp(m, ins, path, guard, known):
+    """FADD/FMUL/FFMA, DADD/DMUL/DFMA: computed when every input is a constant of the threads
+    alone, else the result is data."""
+    wide, ftz = ins.opcode.startswith("D"), "FTZ" in ins.mods
+    vals = _floats(m, path, [o for o in ins.operands[1:] if not isinstance(o, isa.Pred)], known, wide, ftz)
+    if vals is None or ins.opcode not in _FP or _UNMODELLED & set(ins.mods):
+        op_opaque(m, ins, path, guard, known)
+        return
+    with np.errstate(over="ignore", invalid="ignore"):  # overflows to inf and NaN, as the GPU's
+        x = _FP[ins.opcode](vals)
+    _write_float(m, path, ins.operands[0], _ftz(x) if ftz else x, guard, wide)
 
 
 def op_mufu(m, ins, path, guard, known):
     dst, a_op = ins.operands[:2]
-    vals = _fp_inputs(m, path, [a_op], known)
+    vals = _floats(m, path, [a_op], known)
     if vals is None or ins.mods[0] != "RCP":
         m.write(path, dst, Opaque(f"MUFU.{ins.mods[0]}"), guard)
         return
-    x = _fvals(ins, vals)[0]
     with np.errstate(divide="ignore", over="ignore"):
-        m.write(path, dst, alu.from_f32(np.float32(1.0) / x), guard)
+        m.write(path, dst, alu.from_f32(np.float32(1.0) / vals[0]), guard)
 
 
 #: FCHK passes a division to its fast path only where a, b and the quotient lie this far inside
@@ -119,14 +125,14 @@ def op_fchk(m, ins, path, guard, known):
     slow path; where a live lane needs the slow path the predicate is data (the slow path's
     MUFU.RCP would be the engine's, not the hardware's, so what it computes is not followed)."""
     p_out = ins.operands[0]
-    vals = _fp_inputs(m, path, [o for o in ins.operands[1:3]], known)
+    vals = _floats(m, path, ins.operands[1:3], known)
     if vals is None:
         m.write(path, p_out, Opaque(ins.opcode), guard)
         return
-    a, b = _fvals(ins, vals)
+    a, b = vals
     lo, hi = _FAST_DIVISION
     with np.errstate(all="ignore"):
-        exact = (a.astype(np.float64) / b.astype(np.float64)).astype(np.float32)
+        exact = (np.float64(a) / np.float64(b)).astype(np.float32)
         r = np.float32(1) / b
         r = alu.fma32(r, alu.fma32(r, -b, np.float32(1)), r)
         q = alu.fma32(a, r, np.float32(0))
@@ -142,55 +148,78 @@ def op_fchk(m, ins, path, guard, known):
 
 
 def op_fmnmx(m, ins, path, guard, known):
-    """FMNMX d, a, b, p: the minimum where p holds, else the maximum; a NaN loses to a number
-    (fminf/fmaxf). Computed on constants of the threads alone, as FADD."""
+    """FMNMX/DMNMX d, a, b, p: the minimum where p holds, else the maximum; a NaN loses to a
+    number (fminf/fmaxf). Computed on constants of the threads alone, as FADD."""
     dst, a_op, b_op, p_op = ins.operands[:4]
-    vals = _fp_inputs(m, path, [a_op, b_op], known)
+    wide = ins.opcode == "DMNMX"
+    vals = _floats(m, path, [a_op, b_op], known, wide, "FTZ" in ins.mods)
     want_min = m.read_pred(path, p_op, known)
     if vals is None or not (isinstance(want_min, F.Const) and (want_min.all_true or want_min.all_false)):
-        m.write(path, dst, Opaque(ins.opcode), guard)
+        op_opaque(m, ins, path, guard, known)
         return
-    x, y = _fvals(ins, vals, "FTZ" in ins.mods)
-    m.write(path, dst, alu.from_f32((np.fmin if want_min.all_true else np.fmax)(x, y)), guard)
+    _write_float(m, path, dst, (np.fmin if want_min.all_true else np.fmax)(*vals), guard, wide)
+
+
+_ROUND = {"FLOOR": np.floor, "CEIL": np.ceil, "TRUNC": np.trunc}
 
 
 def op_frnd(m, ins, path, guard, known):
-    """FRND: a float32 rounded to an integral float32 (.FLOOR, .CEIL, .TRUNC, else to nearest even:
-    floorf, ceilf, truncf, rintf)."""
+    """FRND(.F64): a float rounded to an integral float (.FLOOR, .CEIL, .TRUNC, else to nearest
+    even: floorf, ceilf, truncf, rintf and their doubles)."""
     dst, a_op = ins.operands[0], ins.operands[-1]
-    vals = _fp_inputs(m, path, [a_op], known)
-    if vals is None or "F64" in ins.mods or "F16" in ins.mods:
-        m.write(path, dst, Opaque(ins.opcode), guard)
+    wide = "F64" in ins.mods
+    vals = _floats(m, path, [a_op], known, wide, "FTZ" in ins.mods)
+    if vals is None or "F16" in ins.mods:
+        op_opaque(m, ins, path, guard, known)
         return
-    rounding = next((r for r in ("FLOOR", "CEIL", "TRUNC") if r in ins.mods), "RN")
-    x = _fvals(ins, vals, "FTZ" in ins.mods)[0]
-    m.write(path, dst, alu.from_f32({"FLOOR": np.floor, "CEIL": np.ceil, "TRUNC": np.trunc}.get(rounding, np.rint)(x)),
-            guard)
+    rounding = next((r for r in _ROUND if r in ins.mods), "RN")
+    _write_float(m, path, dst, _ROUND.get(rounding, np.rint)(vals[0]), guard, wide)
 
 
 def op_i2f(m, ins, path, guard, known):
+    """I2F/I2FP: a 32-bit integer to float32 with the opcode's rounding, or to float64 (exact)."""
     dst, a_op = ins.operands[0], ins.operands[-1]
     a = m.read_int(path, a_op, known)
     mods = set(ins.mods)
     _note_indexed(m, [a])
-    if not (isinstance(a, Sym) and not a.coef) or "F64" in mods or "F16" in mods:
-        m.write(path, dst, Opaque("I2F"), guard)
+    if not (isinstance(a, Sym) and not a.coef) or mods & {"F16", "S64", "U64", "S16", "U16", "S8", "U8"}:
+        op_opaque(m, ins, path, guard, known)
+        return
+    if "F64" in mods:
+        _write_float(m, path, dst, (alu.i32(a) if "U32" not in mods else alu.u32(a)).astype(np.float64), guard, True)
         return
     rounding = next((r for r in ("RP", "RM", "RZ") if r in mods), "RN")
     m.write(path, dst, alu.from_f32(alu.i2f(a, "U32" not in mods, rounding)), guard)
 
 
 def op_f2i(m, ins, path, guard, known):
+    """F2I: a float32 or float64 to a 32-bit integer, saturating, with the opcode's rounding."""
     dst, a_op = ins.operands[0], ins.operands[-1]
-    a = m.read(path, a_op, known)
     mods = set(ins.mods)
-    _note_indexed(m, [a])
-    if not (isinstance(a, Sym) and not a.coef) or "F64" in mods or "F16" in mods or "64" in mods:
-        m.write(path, dst, Opaque("F2I"), guard)
+    vals = _floats(m, path, [a_op], known, "F64" in mods, "FTZ" in mods)
+    if vals is None or mods & {"F16", "S64", "U64"}:
+        op_opaque(m, ins, path, guard, known)
         return
     rounding = next((r for r in ("TRUNC", "FLOOR", "CEIL") if r in mods), "RN")
-    bits = alu.f2i(alu.f32(a), "U32" not in mods, 32, rounding)
+    bits = alu.f2i(vals[0], "U32" not in mods, 32, rounding)
     m.write(path, dst, norm(const(bits)), guard)
+
+
+def op_f2f(m, ins, path, guard, known):
+    """F2F.F32.F64 (a double rounded to nearest float) and F2F.F64.F32 (exact); other widths and
+    roundings are data."""
+    types = [t for t in ins.mods if t in WIDTHS]
+    if types not in (["F32", "F64"], ["F64", "F32"]) or _UNMODELLED & set(ins.mods):
+        op_opaque(m, ins, path, guard, known)
+        return
+    to_double = types[0] == "F64"
+    vals = _floats(m, path, [ins.operands[-1]], known, not to_double, "FTZ" in ins.mods)
+    if vals is None:
+        op_opaque(m, ins, path, guard, known)
+        return
+    with np.errstate(over="ignore"):
+        x = np.asarray(vals[0]).astype(np.float64 if to_double else np.float32)
+    _write_float(m, path, ins.operands[0], _ftz(x) if "FTZ" in ins.mods and not to_double else x, guard, to_double)
 
 
 def op_hfma2(m, ins, path, guard, known):
@@ -208,17 +237,18 @@ def op_hfma2(m, ins, path, guard, known):
 
 
 def op_fsetp(m, ins, path, guard, known):
+    """FSETP/DSETP P, Q, a, b, c: the comparison (ordered or unordered), combined with c."""
     ops = list(ins.operands)
     p_out, q_out = ops[0], ops[1]
-    vals = _fp_inputs(m, path, [ops[2], ops[3]], known)
+    vals = _floats(m, path, [ops[2], ops[3]], known, ins.opcode == "DSETP", "FTZ" in ins.mods)
     cmp = ins.mods[0]
     logic = next((x for x in ins.mods if x in _BOOL), "AND")
     c_in = m.read_pred(path, ops[4], known) if len(ops) > 4 else F.TRUE
     if vals is None:
-        m.write(path, p_out, Opaque("FSETP"), guard)
-        m.write(path, q_out, Opaque("FSETP"), guard)
+        m.write(path, p_out, Opaque(ins.opcode), guard)
+        m.write(path, q_out, Opaque(ins.opcode), guard)
         return
-    x, y = (alu.f32(v).astype(np.float64) for v in vals)
+    x, y = (np.asarray(v, dtype=np.float64) for v in vals)
     table = {"LT": x < y, "LE": x <= y, "GT": x > y, "GE": x >= y, "EQ": x == y, "NE": (x != y) & ~np.isnan(x + y),
              "NEU": x != y, "LTU": ~(x >= y), "LEU": ~(x > y), "GTU": ~(x <= y), "GEU": ~(x < y), "EQU": ~(x != y),
              "NAN": np.isnan(x + y), "NUM": ~np.isnan(x + y), "T": np.ones_like(x, bool), "F": np.zeros_like(x, bool)}
