@@ -26,7 +26,10 @@ f32 = np.float32
 def launch(entry: str, grid: str, block: str, args: dict) -> dict:
     k = A.prepare(SOURCE, entry, grid, block, args)
     a = A.analyze_launch(k)
-    assert any("counted by running each of its" in w for w in a.warnings)  # block by block, not refused
+    # block by block, not refused, saying why: "counted by running each of its N blocks (exact, not
+    # symbolic): an address computed in floating point from the block or loop indices (F2I), at pc ..."
+    assert any("counted by running each of its" in w and "computed in floating point from the block or loop "
+               "indices (F2I)" in w for w in a.warnings), a.warnings
     return {(r.array, r.op): (r.requests, r.sectors) for r in a.rows}
 
 

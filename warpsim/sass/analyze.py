@@ -182,7 +182,10 @@ def _pieces(kernel: Kernel, wide: bool) -> tuple[list[tuple[dict, list[Site]]], 
             if m.index_floats and not getattr(e, "wraps", False):
                 # floating point on a block or loop index (`(int)(x * scale)`) is exact once the
                 # indices are numbers: the block-by-block run computes it, or says why not
-                refusal = NotSymbolic(f"{kernel.name}: {e} (after floating point on the block or loop indices)")
+                why = re.sub(r"computed from data \(([^)]*)\)(: the engine counts only addresses that are functions of "
+                             r"the thread, block and loop indices)?", r"computed in floating point from the block or "
+                             r"loop indices (\1)", str(e))
+                refusal = NotSymbolic(f"{kernel.name}: {why}")
                 refusal.given = True
                 raise refusal from None
             if getattr(e, "enumerate", False):  # values a launch gives decide what follows
