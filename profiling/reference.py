@@ -591,6 +591,44 @@ def downsample(a: Arrays, s: Scalars) -> Arrays:
     return {"dst": (acc * np.float32(s["step"])).reshape(-1).astype(np.float32)}
 
 
+def _divided(num: np.ndarray, den: float) -> np.ndarray:
+    """float32 num / den, correctly rounded (as nvcc's division gives it): the float64 quotient of
+    the two float32s rounded to float32, double rounding being innocuous for division."""
+    return (num.astype(np.float32).astype(np.float64) / np.float64(np.float32(den))).astype(np.float32)
+
+
+def _exact_fma64(x: np.ndarray, s: float, c: float) -> np.ndarray:
+    """x * s + c rounded once to a double (DFMA), element by element with exact rationals."""
+    from fractions import Fraction
+    return np.array([float(Fraction(int(v)) * Fraction(s) + Fraction(c)) for v in x], dtype=np.float64)
+
+
+def resize_div(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/coords.cu: dst[y, x] = src[min((int)((y + 0.5f) / scale_y), sh - 1), min((int)((x + 0.5f)
+    / scale_x), sw - 1)]."""
+    u = np.minimum(_divided(np.arange(s["dw"]) + 0.5, s["scale_x"]).astype(np.int64), s["sw"] - 1)
+    v = np.minimum(_divided(np.arange(s["dh"]) + 0.5, s["scale_y"]).astype(np.int64), s["sh"] - 1)
+    return {"dst": _matrix(a["src"], s["sh"], s["sw"])[np.ix_(v, u)].reshape(-1).astype(np.float32)}
+
+
+def resize_double(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/coords.cu: u = (int)(x * sx + 0.25) in doubles (one DFMA), v = (int)(y * 1.5), clamped."""
+    u = np.minimum(_exact_fma64(np.arange(s["dw"]), s["sx"], 0.25).astype(np.int64), s["sw"] - 1)
+    v = np.minimum((np.arange(s["dh"]) * 1.5).astype(np.int64), s["sh"] - 1)
+    return {"dst": _matrix(a["src"], s["sh"], s["sw"])[np.ix_(v, u)].reshape(-1).astype(np.float32)}
+
+
+def taps_div(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/coords.cu: each output the sum of its row's inputs at min((int)((x taps + k) / width),
+    sw - 1), k < taps."""
+    x = np.arange(s["dw"])
+    src = _matrix(a["src"], s["h"], s["sw"])
+    acc = np.zeros((s["h"], s["dw"]))
+    for k in range(s["taps"]):
+        acc += src[:, np.minimum(_divided(x * s["taps"] + k, s["width"]).astype(np.int64), s["sw"] - 1)]
+    return {"dst": acc.reshape(-1).astype(np.float32)}
+
+
 def doubled(a: Arrays, s: Scalars) -> Arrays:
     return {"y": (2 * a["x"]).astype(np.float32)}
 
@@ -757,6 +795,9 @@ REFERENCES: dict[str, Reference] = {
     "images.cu:resize_bilinear": resize_bilinear,
     "images.cu:resize_u8": resize_u8,
     "images.cu:downsample": downsample,
+    "coords.cu:resize_div": resize_div,
+    "coords.cu:resize_double": resize_double,
+    "coords.cu:taps_div": taps_div,
     "gridstride.cu:scale_gs": scale_gs,
     "gridstride.cu:gather_gs": gather_gs,
     "gridstride.cu:roll2d_gs": roll2d_gs,

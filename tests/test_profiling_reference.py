@@ -1,6 +1,6 @@
 """The numpy references (profiling.reference) of kernels/idioms.cu, flat.cu, gridstride.cu, local.cu,
 spill.cu, sparse.cu, votes.cu, switch.cu, userland.cu, atomics.cu, constants.cu, params.cu, halo.cu,
-textbook.cu and images.cu against the kernels' own loops, written out per thread as the .cu reads, at small odd sizes:
+textbook.cu, images.cu and coords.cu against the kernels' own loops, written out per thread as the .cu reads, at small odd sizes:
 what a GPU run is checked by."""
 
 from __future__ import annotations
@@ -217,6 +217,25 @@ def _per_thread(entry: str, a: dict, s: dict) -> dict:
                 bottom = (1 - ax) * float(src[y1 * sw + x0]) + ax * float(src[y1 * sw + x1])
                 out.append((1 - ay) * top + ay * bottom)
         return {"dst": out}
+    if entry in ("resize_div", "resize_double"):  # kernels/coords.cu, thread by thread
+        from fractions import Fraction
+        sw, sh, dw, dh, src, out = s["sw"], s["sh"], s["dw"], s["dh"], a["src"], []
+        for y in range(dh):
+            for x in range(dw):
+                if entry == "resize_div":  # float32 quotients, correctly rounded (exact rationals)
+                    u = int(np.float32(float(Fraction(x) + Fraction(1, 2)) / float(np.float32(s["scale_x"]))))
+                    v = int(np.float32(float(Fraction(y) + Fraction(1, 2)) / float(np.float32(s["scale_y"]))))
+                else:  # x * sx + 0.25 rounded once to a double; y * 1.5 exact
+                    u, v = int(float(Fraction(x) * Fraction(s["sx"]) + Fraction(1, 4))), int(y * 1.5)
+                out.append(float(src[min(v, sh - 1) * sw + min(u, sw - 1)]))
+        return {"dst": out}
+    if entry == "taps_div":
+        sw, dw, h, src, out = s["sw"], s["dw"], s["h"], a["src"], []
+        for y in range(h):
+            for x in range(dw):
+                t = [int(np.float32(float(x * s["taps"] + k) / float(np.float32(s["width"])))) for k in range(s["taps"])]
+                out.append(sum(float(src[y * sw + min(u, sw - 1)]) for u in t))
+        return {"dst": out}
     if entry == "downsample":
         sw, dw, h, src, out = s["sw"], s["dw"], s["h"], a["src"], []
         for y in range(h):
@@ -363,6 +382,10 @@ CASES = {
                         lambda s: {"src": _f(35), "dst": _f(33)}),
     "downsample": ({"sw": 20, "dw": 6, "h": 3, "scale": 3.3, "step": 0.33, "taps": 3},
                    lambda s: {"src": _f(60), "dst": _f(18)}),
+    "resize_div": ({"sw": 7, "sh": 5, "dw": 11, "dh": 4, "scale_x": 1.477, "scale_y": 0.893},
+                   lambda s: {"src": _f(35), "dst": _f(44)}),
+    "resize_double": ({"sw": 9, "sh": 7, "dw": 11, "dh": 4, "sx": 0.677}, lambda s: {"src": _f(63), "dst": _f(44)}),
+    "taps_div": ({"sw": 20, "dw": 6, "h": 3, "width": 0.77, "taps": 3}, lambda s: {"src": _f(60), "dst": _f(18)}),
     "invert": ({"n": 5}, lambda s: {"p": RNG.integers(0, 256, 20).astype(np.uint8), "q": np.zeros(20, np.uint8)}),
 }
 FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "flat.cu"),
@@ -379,6 +402,7 @@ FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "
         **dict.fromkeys(("offsets", "strided", "taps", "rows"), "constants.cu"),
         **dict.fromkeys(("axpy_struct", "copy_layout"), "params.cu"), "conv_rows": "halo.cu",
         **dict.fromkeys(("resize_nearest", "resize_u8", "resize_bilinear", "downsample"), "images.cu"),
+        **dict.fromkeys(("resize_div", "resize_double", "taps_div"), "coords.cu"),
         **dict.fromkeys(("conv_cols", "conv2d_tiled", "transpose_diag", "prescan", "nbody", "calls", "ptx_nc",
                          "cg_reduce"), "textbook.cu")}
 

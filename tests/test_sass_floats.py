@@ -270,3 +270,21 @@ def test_dfma_breaks_a_tie_that_two_roundings_get_wrong():
     even = 1 + 2.0**-26 + 2.0**-27
     assert alu.fma64(a, b, tiny) == even + 2.0**-52 and alu.fma64(a, b, -tiny) == even
     assert a * b + tiny == even  # the product rounded first: the tie goes to even, wrongly
+
+
+COORDS = Path(__file__).resolve().parent.parent / "kernels" / "coords.cu"
+
+
+@needs_nvcc
+@pytest.mark.parametrize("taps,width", [(3, 0.75), (8, 2.9997), (5, 1.2503)])
+def test_a_float_division_inside_a_loop_counts_each_tap(taps, width):
+    sw, dw, rows = 1000, 250, 5
+    x, y = threads_2d((2, rows), (128, 1))
+    counts = []
+    for k in range(taps):  # (x taps + k) / width: exact integer, correctly rounded float32 quotient
+        q = ((x * taps + k).astype(f32).astype(np.float64) / np.float64(f32(width))).astype(f32)
+        counts.append(warp_counts(4 * (y * sw + np.minimum(q.astype(np.int64), sw - 1)), x < dw, 4))
+    k = A.prepare(COORDS, "taps_div", "cdiv(dw,128),h", "128",
+                  {"sw": sw, "dw": dw, "h": rows, "width": width, "taps": taps})
+    got = {(r.array, r.op): (r.requests, r.sectors) for r in A.analyze_launch(k).rows}
+    assert got[("src", "load")] == summed(counts)
