@@ -3,7 +3,8 @@ image resized by `(int)(x * sx)`, bilinear taps from `floorf`, a byte image by `
 a box filter's taps at `x + k * step` in a loop). The float arithmetic is exact once the indices
 are numbers, so such a launch is counted block by block, not refused. Checked against each
 thread's address worked out in numpy from the .cu (float32 as IEEE rounds it: FFMA's product and
-sum rounded once, which float64 holds exactly at these sizes), warp by warp."""
+sum rounded once, which float64 holds exactly at these sizes), warp by warp. Doubles, a float
+division's fast path, and `__sad`'s absolute difference of indices likewise."""
 
 from __future__ import annotations
 
@@ -288,3 +289,29 @@ def test_a_float_division_inside_a_loop_counts_each_tap(taps, width):
                   {"sw": sw, "dw": dw, "h": rows, "width": width, "taps": taps})
     got = {(r.array, r.op): (r.requests, r.sectors) for r in A.analyze_launch(k).rows}
     assert got[("src", "load")] == summed(counts)
+
+
+SAD = '''extern "C" __global__ void sad(const float *x, float *y, int n, int c) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[__sad(i, c, 0)];   // VABSDIFF: |i - c|, signed
+}
+extern "C" __global__ void usad(const float *x, float *y, unsigned n, unsigned c, unsigned z) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[__usad(i, c, z)];   // VABSDIFF.U32: |i - c| + z, unsigned
+}
+'''
+
+
+@needs_nvcc
+@pytest.mark.parametrize("entry,c,z", [("sad", 500, 0), ("sad", -7, 0), ("sad", 2000, 0), ("usad", 333, 5)])
+def test_an_absolute_difference_of_indices_is_counted_either_side_of_its_turn(tmp_path, entry, c, z):
+    # an integer intrinsic, not a float one, but the same need: |i - c| turns where i passes c, so
+    # the block index runs value by value (8 blocks) and each lane's address is |i - c| + z
+    path = tmp_path / "sad.cu"
+    path.write_text(SAD)
+    n = 1000
+    args = {"n": n, "c": c, "x": "float[3000]", **({"z": z} if entry == "usad" else {})}
+    k = A.prepare(path, entry, "cdiv(n,128)", "128", args)
+    got = {(r.array, r.op): (r.requests, r.sectors) for r in A.analyze_launch(k).rows}
+    i = np.arange(-(-n // 128) * 128).reshape(-1, 32)
+    assert got[("x", "load")] == warp_counts(4 * (np.abs(i - c) + z), i < n, 4)

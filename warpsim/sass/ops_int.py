@@ -556,6 +556,29 @@ def op_iabs(m, ins, path, guard, known):
     m.write(path, dst, alu.absolute(a, m.env) if isinstance(a, Sym) else a, guard)
 
 
+def op_vabsdiff(m, ins, path, guard, known):
+    """VABSDIFF d, a, b, c (`__sad`, `__usad`): |a - b| + c, a and b read as signed 32-bit integers
+    (unsigned with .U32), their difference exact; affine where its sign is decided over the
+    launch, else not (a block index then runs value by value)."""
+    dst, a_op, b_op, c_op = ins.operands[:4]
+    a, b, c = (m.read_int(path, o, known) for o in (a_op, b_op, c_op))
+    if set(ins.mods) - {"U32"}:
+        m.write(path, dst, Opaque(ins.name), guard)
+        return
+    if not _all_int([a, b, c]):
+        m.write(path, dst, data_of(a, b, c), guard)
+        return
+    read = unsigned if "U32" in ins.mods else signed
+    d = read(a, m.env) - read(b, m.env)
+    if not d.coef:
+        m.write(path, dst, const(np.abs(np.asarray(d.thread, dtype=np.int64))) + c, guard)
+        return
+    lo, hi = bounds(d, m.env)
+    if lo < 0 <= hi:
+        raise NotAffine("the absolute difference of block/loop-dependent values of either order")
+    m.write(path, dst, (d if lo >= 0 else -d) + c, guard)
+
+
 def op_unary_bits(m, ins, path, guard, known):
     dst, a_op = ins.operands[0], ins.operands[-1]
     a = m.read_int(path, a_op, known)
