@@ -315,3 +315,68 @@ def test_an_absolute_difference_of_indices_is_counted_either_side_of_its_turn(tm
     got = {(r.array, r.op): (r.requests, r.sectors) for r in A.analyze_launch(k).rows}
     i = np.arange(-(-n // 128) * 128).reshape(-1, 32)
     assert got[("x", "load")] == warp_counts(4 * (np.abs(i - c) + z), i < n, 4)
+
+
+WIDE = '''extern "C" __global__ void f2u64(const float *x, float *y, int n, float s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[(size_t)(i * s)];   // F2I.U64.TRUNC into a register pair
+}
+extern "C" __global__ void f2s64(const float *x, float *y, int n, double s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[(long long)(i * s)];   // F2I.S64.F64.TRUNC
+}
+extern "C" __global__ void i642f(const float *x, float *y, long long n, float s) {
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[(int)((float)i * s)];   // I2F.S64 from a register pair
+}
+extern "C" __global__ void rnd(const float *x, float *y, int n, float s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[(int)roundf(i * s)];   // copysign(0.49999997, x) added by FADD.RZ, truncated
+}
+'''
+
+
+@needs_nvcc
+@pytest.mark.parametrize("entry,s", [("f2u64", 2.3), ("f2s64", 2.3), ("i642f", 1.7), ("rnd", 2.5), ("rnd", 0.7)])
+def test_64_bit_conversions_and_roundf_of_indices_are_computed(tmp_path, entry, s):
+    path = tmp_path / "wide.cu"
+    path.write_text(WIDE)
+    n = 1000
+    k = A.prepare(path, entry, "cdiv(n,128)", "128", {"n": n, "s": s, "x": "float[3000]"})
+    got = {(r.array, r.op): (r.requests, r.sectors) for r in A.analyze_launch(k).rows}
+    i = np.arange(-(-n // 128) * 128).reshape(-1, 32)
+    if entry == "f2s64":
+        j = np.trunc(i * np.float64(s)).astype(np.int64)  # an exact double product, truncated
+    else:
+        x = i.astype(f32) * f32(s)
+        # roundf: half away from zero (x >= 0 here); the others truncate
+        j = (np.floor(x.astype(np.float64) + 0.5) if entry == "rnd" else np.trunc(x)).astype(np.int64)
+    assert got[("x", "load")] == warp_counts(4 * j, i < n, 4)
+
+
+def _exact_round32(x, mode: str) -> np.float32:
+    """A rational rounded to float32 in `mode`, by comparing with its two float32 neighbours."""
+    from fractions import Fraction
+    near = f32(float(x))  # within an ulp of x: x lies between it and one of its neighbours
+    value = lambda y: Fraction(float(y))  # noqa: E731
+    lo = max((y for y in (near, np.nextafter(near, f32(-np.inf))) if value(y) <= x), key=value)
+    hi = min((y for y in (near, np.nextafter(near, f32(np.inf))) if value(y) >= x), key=value)
+    if mode == "RM":
+        return lo
+    if mode == "RP":
+        return hi
+    return lo if x >= 0 else hi  # RZ
+
+
+@settings(max_examples=300)
+@given(st.floats(width=32, allow_nan=False, allow_infinity=False, min_value=-(2.0**60), max_value=2.0**60),
+       st.floats(width=32, allow_nan=False, allow_infinity=False, min_value=-(2.0**60), max_value=2.0**60),
+       st.sampled_from(["RZ", "RM", "RP"]))
+def test_fadd_and_fmul_round_in_the_direction_asked(a, b, mode):
+    # against exact rationals: the float32 below (RM), above (RP) or toward zero (RZ)
+    from fractions import Fraction
+    for got, exact in ((alu.add32(a, b, mode), Fraction(a) + Fraction(b)),
+                       (alu.mul32(a, b, mode), Fraction(a) * Fraction(b))):
+        if exact == 0:
+            continue  # the sign of an exact zero is the rounding mode's, not a magnitude
+        assert Fraction(float(got)) == Fraction(float(_exact_round32(exact, mode)))

@@ -285,23 +285,47 @@ def from_f32(x) -> Sym:
     return from_bits(np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.int64))
 
 
-def fma32(a, b, c) -> np.ndarray:
-    """a * b + c over float32, rounded to nearest even once (FFMA): the product is exact in
-    float64, the sum's rounding error is recovered exactly (TwoSum), and where rounding the
-    float64 sum to float32 meets a tie the error breaks it (the only place two roundings differ
-    from one)."""
-    a, b, c = (np.asarray(v, dtype=np.float32).astype(np.float64) for v in (a, b, c))
-    p = a * b
+def round32(s, err=0.0, mode: str = "RN") -> np.ndarray:
+    """The float32 that s + err rounds to in `mode` (RN: to nearest even; RZ, RM, RP: toward zero,
+    -inf, +inf): s a float64, err its exact remainder (at most half an ulp of s), so that one
+    rounding of the exact value is made, not two. Rounding s to float32 can meet a tie, or fall
+    on the wrong side of the exact value, only by err: there it decides."""
+    s = np.asarray(s, dtype=np.float64)
+    err = np.broadcast_to(np.asarray(err, dtype=np.float64), s.shape)
     with np.errstate(over="ignore", invalid="ignore"):
-        s = p + c
-        back = s - p
-        err = (p - (s - back)) + (c - back)
         r = s.astype(np.float32)
-        other = np.nextafter(r, np.where(r.astype(np.float64) < s, np.float32(np.inf), np.float32(-np.inf)))
-        tie = np.isfinite(err) & (err != 0) & (s - r.astype(np.float64) == other.astype(np.float64) - s)
-    up = err > 0
-    pick = np.where(up, np.maximum(r, other), np.minimum(r, other))
-    return np.where(tie, pick, r).astype(np.float32)
+        diff = s - r.astype(np.float64)  # exact: r is s's nearest float32
+        side = np.where(np.isfinite(s), np.where(diff != 0, np.sign(diff), np.sign(err)), 0)  # exact vs r
+        if mode == "RN":
+            other = np.nextafter(r, np.where(diff > 0, np.float32(np.inf), np.float32(-np.inf)))
+            tie = np.isfinite(err) & (err != 0) & (diff != 0) & (diff == other.astype(np.float64) - s)
+            pick = np.where(err > 0, np.maximum(r, other), np.minimum(r, other))
+            return np.where(tie, pick, r).astype(np.float32)
+        toward = {"RZ": np.where(r > 0, side < 0, side > 0) & (r != 0), "RM": side < 0, "RP": side > 0}[mode]
+        target = {"RZ": np.float32(0), "RM": np.float32(-np.inf), "RP": np.float32(np.inf)}[mode]
+        return np.where(toward, np.nextafter(r, target), r).astype(np.float32)
+
+
+def fma32(a, b, c, mode: str = "RN") -> np.ndarray:
+    """a * b + c over float32, rounded once (FFMA): the product is exact in float64 and the sum's
+    rounding error is recovered exactly (TwoSum), so `round32` rounds the exact value."""
+    a, b, c = (np.asarray(v, dtype=np.float32).astype(np.float64) for v in (a, b, c))
+    with np.errstate(over="ignore", invalid="ignore"):
+        return round32(*_two_sum(a * b, c), mode)
+
+
+def add32(a, b, mode: str = "RN") -> np.ndarray:
+    """a + b over float32 in `mode` (FADD), rounded once."""
+    a, b = (np.asarray(v, dtype=np.float32).astype(np.float64) for v in (a, b))
+    with np.errstate(over="ignore", invalid="ignore"):
+        return round32(*_two_sum(a, b), mode)
+
+
+def mul32(a, b, mode: str = "RN") -> np.ndarray:
+    """a * b over float32 in `mode` (FMUL): the product is exact in float64."""
+    a, b = (np.asarray(v, dtype=np.float32).astype(np.float64) for v in (a, b))
+    with np.errstate(over="ignore", invalid="ignore"):
+        return round32(a * b, 0.0, mode)
 
 
 def _two_sum(a, b):
@@ -381,7 +405,8 @@ def f2i(x: np.ndarray, is_signed: bool, bits: int, rounding: str) -> np.ndarray:
     r = {"TRUNC": np.trunc, "FLOOR": np.floor, "CEIL": np.ceil}.get(rounding, np.rint)(x)
     lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if is_signed else (0, (1 << bits) - 1)
     r = np.where(np.isnan(r), 0, np.clip(r, lo, hi))
-    return r.astype(np.int64)
+    big = r >= 2.0**63  # a signed 64-bit result saturated at 2^63 - 1, which float64 cannot hold
+    return np.where(big, np.int64(2**63 - 1), np.where(big, 0, r).astype(np.int64))
 
 
 def i2f(v: Sym, is_signed: bool, rounding: str) -> np.ndarray:

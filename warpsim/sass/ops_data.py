@@ -77,25 +77,28 @@ def _ftz(x):
 
 #: rounding and clamping modifiers the float instructions are not computed with (their results are data)
 _UNMODELLED = {"RZ", "RM", "RP", "SAT"}
+_DIRECTED = ("RZ", "RM", "RP")
 
-#: FADD, FMUL, FFMA and their doubles, rounded to nearest even once, as the GPU does
+#: FADD, FMUL, FFMA (rounded once, to nearest or as the modifier directs) and their doubles (to nearest)
 _FP = {
-    "FADD": lambda v: v[0] + v[1], "DADD": lambda v: v[0] + v[1],
-    "FMUL": lambda v: v[0] * v[1], "DMUL": lambda v: v[0] * v[1],
-    "FFMA": lambda v: alu.fma32(*v), "DFMA": lambda v: alu.fma64(*v),
+    "FADD": lambda v, mode: alu.add32(*v, mode), "DADD": lambda v, mode: v[0] + v[1],
+    "FMUL": lambda v, mode: alu.mul32(*v, mode), "DMUL": lambda v, mode: v[0] * v[1],
+    "FFMA": lambda v, mode: alu.fma32(*v, mode), "DFMA": lambda v, mode: alu.fma64(*v),
 }
 
 
 def op_fp(m, ins, path, guard, known):
-    """FADD/FMUL/FFMA, DADD/DMUL/DFMA: computed when every input is a constant of the threads
-    alone, else the result is data."""
+    """FADD/FMUL/FFMA (.RZ/.RM/.RP too: roundf's FADD.RZ), DADD/DMUL/DFMA: computed when every
+    input is a constant of the threads alone, else the result is data."""
     wide, ftz = ins.opcode.startswith("D"), "FTZ" in ins.mods
     vals = _floats(m, path, [o for o in ins.operands[1:] if not isinstance(o, isa.Pred)], known, wide, ftz)
-    if vals is None or ins.opcode not in _FP or _UNMODELLED & set(ins.mods):
+    unmodelled = _UNMODELLED if wide else {"SAT"}
+    if vals is None or ins.opcode not in _FP or unmodelled & set(ins.mods):
         op_opaque(m, ins, path, guard, known)
         return
+    mode = next((r for r in _DIRECTED if r in ins.mods), "RN")
     with np.errstate(over="ignore", invalid="ignore"):  # overflows to inf and NaN, as the GPU's
-        x = _FP[ins.opcode](vals)
+        x = _FP[ins.opcode](vals, mode)
     _write_float(m, path, ins.operands[0], _ftz(x) if ftz else x, guard, wide)
 
 
@@ -177,12 +180,22 @@ def op_frnd(m, ins, path, guard, known):
 
 
 def op_i2f(m, ins, path, guard, known):
-    """I2F/I2FP: a 32-bit integer to float32 with the opcode's rounding, or to float64 (exact)."""
+    """I2F/I2FP: a 32-bit integer to float32 with the opcode's rounding, or to float64 (exact); a
+    64-bit one (.S64, .U64 below 2^63: a register pair) to either, rounded to nearest."""
     dst, a_op = ins.operands[0], ins.operands[-1]
-    a = m.read_int(path, a_op, known)
     mods = set(ins.mods)
+    if mods & {"S64", "U64"}:
+        a = m.read_pair(path, a_op, known)
+        _note_indexed(m, [a])
+        v = np.asarray(a.thread, dtype=np.int64) if isinstance(a, Sym) and not a.coef else None
+        if v is None or mods & {"F16", "RZ", "RM", "RP"} or ("U64" in mods and np.any(v < 0)):
+            op_opaque(m, ins, path, guard, known)
+            return
+        _write_float(m, path, dst, v.astype(np.float64 if "F64" in mods else np.float32), guard, "F64" in mods)
+        return
+    a = m.read_int(path, a_op, known)
     _note_indexed(m, [a])
-    if not (isinstance(a, Sym) and not a.coef) or mods & {"F16", "S64", "U64", "S16", "U16", "S8", "U8"}:
+    if not (isinstance(a, Sym) and not a.coef) or mods & {"F16", "S16", "U16", "S8", "U8"}:
         op_opaque(m, ins, path, guard, known)
         return
     if "F64" in mods:
@@ -193,14 +206,23 @@ def op_i2f(m, ins, path, guard, known):
 
 
 def op_f2i(m, ins, path, guard, known):
-    """F2I: a float32 or float64 to a 32-bit integer, saturating, with the opcode's rounding."""
+    """F2I: a float32 or float64 to a 32-bit integer, or a 64-bit one in a register pair (.S64;
+    .U64 where it stays below 2^63: `(size_t)(x * s)`), saturating, with the opcode's rounding."""
     dst, a_op = ins.operands[0], ins.operands[-1]
     mods = set(ins.mods)
     vals = _floats(m, path, [a_op], known, "F64" in mods, "FTZ" in mods)
-    if vals is None or mods & {"F16", "S64", "U64"}:
+    if vals is None or "F16" in mods:
         op_opaque(m, ins, path, guard, known)
         return
     rounding = next((r for r in ("TRUNC", "FLOOR", "CEIL") if r in mods), "RN")
+    if mods & {"S64", "U64"}:
+        x = np.asarray(vals[0], dtype=np.float64)
+        r = {"TRUNC": np.trunc, "FLOOR": np.floor, "CEIL": np.ceil}.get(rounding, np.rint)(x)
+        if "U64" in mods and np.any(np.nan_to_num(r) >= 2.0**63):
+            op_opaque(m, ins, path, guard, known)  # past int64: not followed
+            return
+        m.write_pair(path, dst, const(alu.f2i(x, "U64" not in mods, 64, rounding)), guard)
+        return
     bits = alu.f2i(vals[0], "U32" not in mods, 32, rounding)
     m.write(path, dst, norm(const(bits)), guard)
 
