@@ -28,9 +28,9 @@ def launch(entry: str, grid: str, block: str, args: dict) -> dict:
     k = A.prepare(SOURCE, entry, grid, block, args)
     a = A.analyze_launch(k)
     # block by block, not refused, saying why: "counted by running each of its N blocks (exact, not
-    # symbolic): an address computed in floating point from the block or loop indices (F2I), at pc ..."
+    # symbolic): an address computed in floating point from the block or loop indices (I2FP), at pc ..."
     assert any("counted by running each of its" in w and "computed in floating point from the block or loop "
-               "indices (F2I)" in w for w in a.warnings), a.warnings
+               "indices (I2F" in w for w in a.warnings), a.warnings
     return {(r.array, r.op): (r.requests, r.sectors) for r in a.rows}
 
 
@@ -380,3 +380,22 @@ def test_fadd_and_fmul_round_in_the_direction_asked(a, b, mode):
         if exact == 0:
             continue  # the sign of an exact zero is the rounding mode's, not a magnitude
         assert Fraction(float(got)) == Fraction(float(_exact_round32(exact, mode)))
+
+
+FAST = '''extern "C" __global__ void fastdiv(const float *x, float *y, int n, float s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[(int)__fdividef((float)i, s)];   // MUFU.RCP then FMUL: no correction
+}
+'''
+
+
+@needs_nvcc
+def test_an_approximate_reciprocal_reaching_an_address_is_refused_naming_it(tmp_path):
+    # __fdividef's MUFU.RCP is the hardware's approximation (within an ulp of the correctly rounded
+    # reciprocal the engine computes), used as it is: a count from it could be off, so it is refused
+    path = tmp_path / "fast.cu"
+    path.write_text(FAST)
+    k = A.prepare(path, "fastdiv", "cdiv(n,128)", "128", {"n": 1000, "s": 2.3, "x": "float[1000]"})
+    with pytest.raises(UsageError, match=r"an address computed from data \(MUFU.RCP outside a division: the "
+                                         r"hardware's approximation, not the engine's\).*line 3"):
+        A.analyze_launch(k)

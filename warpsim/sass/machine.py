@@ -198,6 +198,7 @@ class Machine:
             self.env = Env(extents, T)
         self.steps = 0
         self.index_floats = False  # floating point met a block or loop index (ops_data._note_indexed)
+        self.float_data = None  # the data the last float instruction's operands held (ops_data._floats)
         self.context: list[set] = []  # formula keys known to hold (the conditions of enclosing loops)
         self.context_masks: list = []  # and their conditions of the threads alone
         self.live = None  # threads that matter to the instruction being executed (None: all)

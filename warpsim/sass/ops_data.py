@@ -13,6 +13,7 @@ from warpsim.sass.values import (
     MASK32,
     Opaque,
     const,
+    data_in,
     norm,
 )
 from warpsim.symbolic import Sym
@@ -39,6 +40,7 @@ def _float(m, path, o, known, wide: bool = False, ftz: bool = False):
     words = [m.read(path, plain, known, k) for k in range(2 if wide else 1)]
     _note_indexed(m, words)
     if not all(isinstance(w, Sym) and not w.coef for w in words):
+        m.float_data = m.float_data or next(filter(None, map(data_in, words)), None)
         return None
     if wide:
         bits = (alu.u32(words[1]).astype(np.uint64) << np.uint64(32)) | alu.u32(words[0]).astype(np.uint64)
@@ -53,7 +55,9 @@ def _float(m, path, o, known, wide: bool = False, ftz: bool = False):
 
 
 def _floats(m, path, ops, known, wide: bool = False, ftz: bool = False):
-    """`_float` of each operand, or None if one is not a constant of the threads alone."""
+    """`_float` of each operand, or None if one is not a constant of the threads alone (the data
+    among them, if any, is kept in `m.float_data`: what the result is made of, for its origin)."""
+    m.float_data = None
     xs = [_float(m, path, o, known, wide, ftz) for o in ops]
     return None if any(x is None for x in xs) else xs
 
@@ -94,7 +98,7 @@ def op_fp(m, ins, path, guard, known):
     vals = _floats(m, path, [o for o in ins.operands[1:] if not isinstance(o, isa.Pred)], known, wide, ftz)
     unmodelled = _UNMODELLED if wide else {"SAT"}
     if vals is None or ins.opcode not in _FP or unmodelled & set(ins.mods):
-        op_opaque(m, ins, path, guard, known)
+        op_opaque(m, ins, path, guard, known, m.float_data)
         return
     mode = next((r for r in _DIRECTED if r in ins.mods), "RN")
     with np.errstate(over="ignore", invalid="ignore"):  # overflows to inf and NaN, as the GPU's
@@ -103,13 +107,55 @@ def op_fp(m, ins, path, guard, known):
 
 
 def op_mufu(m, ins, path, guard, known):
+    """MUFU.RCP, the correctly rounded reciprocal, where the hardware's approximation (within an ulp
+    of it) cannot show: an integer division's first guess, which the division corrects
+    (`_corrected_guess`), or a float division's fast path, which FCHK admits only where it gives
+    the correctly rounded quotient. Anywhere else (`__fdividef`, fast-math `1.0f / x`) it is data."""
     dst, a_op = ins.operands[:2]
     vals = _floats(m, path, [a_op], known)
-    if vals is None or ins.mods[0] != "RCP":
-        m.write(path, dst, Opaque(f"MUFU.{ins.mods[0]}"), guard)
+    if vals is None or ins.mods[0] != "RCP" or not _corrected_guess(m.program, ins):
+        why = "outside a division: the hardware's approximation, not the engine's" if vals is not None else ""
+        m.write(path, dst, m.float_data or Opaque(f"MUFU.{ins.mods[0]} {why}".strip()), guard)
         return
     with np.errstate(divide="ignore", over="ignore"):
         m.write(path, dst, alu.from_f32(np.float32(1.0) / vals[0]), guard)
+
+
+#: how far from MUFU.RCP (in instructions) the division it belongs to is looked for
+_GUESS_REACH = 16
+
+
+def _corrected_guess(program, ins) -> bool:
+    """Whether MUFU.RCP at `ins` is nvcc's integer division's first guess (the reciprocal of the
+    divisor converted rounding up, I2F.RP, less two ulps by an IADD3/VIADD of 0xffffffe, then
+    corrected in integers) or its float division's (an FCHK of the same divisor beside it)."""
+    dst, src = ins.operands[0], ins.operands[1]
+    for k in range(1, _GUESS_REACH + 1):  # the divisor's conversion, the nearest writer before
+        other = program.by_pc.get(ins.pc - k * isa.INSTRUCTION_BYTES)
+        if other is None:
+            break
+        if other.operands and _same(other.operands[0], src):
+            if other.opcode in ("I2F", "I2FP") and "RP" in other.mods:
+                return True
+            break
+    for k in range(-_GUESS_REACH, _GUESS_REACH + 1):
+        other = program.by_pc.get(ins.pc + k * isa.INSTRUCTION_BYTES)
+        if other is None:
+            continue
+        ops = list(other.operands)
+        if k > 0 and other.opcode in ("IADD3", "VIADD") and dst in ops[1:] and \
+                any(isinstance(o, isa.Imm) and o.value == 0xFFFFFFE for o in ops):
+            return True
+        if other.opcode == "FCHK" and len(ops) > 2 and _same(ops[2], src):
+            return True
+    return False
+
+
+def _same(a, b) -> bool:
+    """The same register or constant, modifiers aside."""
+    if isinstance(a, isa.Reg) and isinstance(b, isa.Reg):
+        return (a.file, a.index) == (b.file, b.index)
+    return a == b
 
 
 #: FCHK passes a division to its fast path only where a, b and the quotient lie this far inside
@@ -158,7 +204,7 @@ def op_fmnmx(m, ins, path, guard, known):
     vals = _floats(m, path, [a_op, b_op], known, wide, "FTZ" in ins.mods)
     want_min = m.read_pred(path, p_op, known)
     if vals is None or not (isinstance(want_min, F.Const) and (want_min.all_true or want_min.all_false)):
-        op_opaque(m, ins, path, guard, known)
+        op_opaque(m, ins, path, guard, known, m.float_data)
         return
     _write_float(m, path, dst, (np.fmin if want_min.all_true else np.fmax)(*vals), guard, wide)
 
@@ -173,7 +219,7 @@ def op_frnd(m, ins, path, guard, known):
     wide = "F64" in ins.mods
     vals = _floats(m, path, [a_op], known, wide, "FTZ" in ins.mods)
     if vals is None or "F16" in ins.mods:
-        op_opaque(m, ins, path, guard, known)
+        op_opaque(m, ins, path, guard, known, m.float_data)
         return
     rounding = next((r for r in _ROUND if r in ins.mods), "RN")
     _write_float(m, path, dst, _ROUND.get(rounding, np.rint)(vals[0]), guard, wide)
@@ -189,14 +235,14 @@ def op_i2f(m, ins, path, guard, known):
         _note_indexed(m, [a])
         v = np.asarray(a.thread, dtype=np.int64) if isinstance(a, Sym) and not a.coef else None
         if v is None or mods & {"F16", "RZ", "RM", "RP"} or ("U64" in mods and np.any(v < 0)):
-            op_opaque(m, ins, path, guard, known)
+            op_opaque(m, ins, path, guard, known, data_in(a))
             return
         _write_float(m, path, dst, v.astype(np.float64 if "F64" in mods else np.float32), guard, "F64" in mods)
         return
     a = m.read_int(path, a_op, known)
     _note_indexed(m, [a])
     if not (isinstance(a, Sym) and not a.coef) or mods & {"F16", "S16", "U16", "S8", "U8"}:
-        op_opaque(m, ins, path, guard, known)
+        op_opaque(m, ins, path, guard, known, data_in(a))
         return
     if "F64" in mods:
         _write_float(m, path, dst, (alu.i32(a) if "U32" not in mods else alu.u32(a)).astype(np.float64), guard, True)
@@ -212,7 +258,7 @@ def op_f2i(m, ins, path, guard, known):
     mods = set(ins.mods)
     vals = _floats(m, path, [a_op], known, "F64" in mods, "FTZ" in mods)
     if vals is None or "F16" in mods:
-        op_opaque(m, ins, path, guard, known)
+        op_opaque(m, ins, path, guard, known, m.float_data)
         return
     rounding = next((r for r in ("TRUNC", "FLOOR", "CEIL") if r in mods), "RN")
     if mods & {"S64", "U64"}:
@@ -237,7 +283,7 @@ def op_f2f(m, ins, path, guard, known):
     to_double = types[0] == "F64"
     vals = _floats(m, path, [ins.operands[-1]], known, not to_double, "FTZ" in ins.mods)
     if vals is None:
-        op_opaque(m, ins, path, guard, known)
+        op_opaque(m, ins, path, guard, known, m.float_data)
         return
     with np.errstate(over="ignore"):
         x = np.asarray(vals[0]).astype(np.float64 if to_double else np.float32)
@@ -267,8 +313,8 @@ def op_fsetp(m, ins, path, guard, known):
     logic = next((x for x in ins.mods if x in _BOOL), "AND")
     c_in = m.read_pred(path, ops[4], known) if len(ops) > 4 else F.TRUE
     if vals is None:
-        m.write(path, p_out, Opaque(ins.opcode), guard)
-        m.write(path, q_out, Opaque(ins.opcode), guard)
+        m.write(path, p_out, m.float_data or Opaque(ins.opcode), guard)
+        m.write(path, q_out, m.float_data or Opaque(ins.opcode), guard)
         return
     x, y = (np.asarray(v, dtype=np.float64) for v in vals)
     table = {"LT": x < y, "LE": x <= y, "GT": x > y, "GE": x >= y, "EQ": x == y, "NE": (x != y) & ~np.isnan(x + y),
@@ -279,18 +325,20 @@ def op_fsetp(m, ins, path, guard, known):
     m.write(path, q_out, _BOOL[logic](F.f_not(c), c_in), guard)
 
 
-def op_opaque(m, ins, path, guard, known):
+def op_opaque(m, ins, path, guard, known, data: Opaque | None = None):
     """Data only (floating point, tensor cores, conversions of data): destinations become Opaque
-    (the first operand, and the predicates right after it: ISETP's pair, IADD3's carries)."""
+    (the first operand, and the predicates right after it: ISETP's pair, IADD3's carries), `data`
+    where the instruction knows what made it so (a load, an approximation), else the opcode."""
     ops = list(ins.operands)
     dests = ops[:1] + [o for o in ops[1:3] if isinstance(o, isa.Pred)][: (2 if isinstance(ops[0], isa.Pred) else 2)]
+    value = data or Opaque(ins.opcode)
     for o in dests:
         if isinstance(o, isa.Reg):
-            m.write(path, o, Opaque(ins.opcode), guard)
+            m.write(path, o, value, guard)
             for k in range(1, _dest_regs(ins)):
-                m.write(path, isa.Reg(o.file, o.index + k), Opaque(ins.opcode), guard)
+                m.write(path, isa.Reg(o.file, o.index + k), value, guard)
         elif isinstance(o, isa.Pred):
-            m.write(path, o, Opaque(ins.opcode), guard)
+            m.write(path, o, value, guard)
 
 
 def _dest_regs(ins) -> int:
