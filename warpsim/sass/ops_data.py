@@ -79,7 +79,7 @@ def _ftz(x):
     return np.where(np.abs(x) < np.finfo(np.float32).tiny, np.copysign(np.float32(0), x), x).astype(np.float32)
 
 
-#: rounding and clamping modifiers the float instructions are not computed with (their results are data)
+#: rounding and clamping modifiers the float conversions are not computed with (their results are data)
 _UNMODELLED = {"RZ", "RM", "RP", "SAT"}
 _DIRECTED = ("RZ", "RM", "RP")
 
@@ -96,8 +96,8 @@ def op_fp(m, ins, path, guard, known):
     input is a constant of the threads alone, else the result is data."""
     wide, ftz = ins.opcode.startswith("D"), "FTZ" in ins.mods
     vals = _floats(m, path, [o for o in ins.operands[1:] if not isinstance(o, isa.Pred)], known, wide, ftz)
-    unmodelled = _UNMODELLED if wide else {"SAT"}
-    if vals is None or ins.opcode not in _FP or unmodelled & set(ins.mods):
+    known_mods = {"RN", "FTZ", "RZ", "RM", "RP"} if not wide else {"RN"}
+    if vals is None or ins.opcode not in _FP or set(ins.mods) - known_mods:  # .SAT, a scaling: data
         op_opaque(m, ins, path, guard, known, m.float_data)
         return
     mode = next((r for r in _DIRECTED if r in ins.mods), "RN")
