@@ -399,3 +399,52 @@ def test_an_approximate_reciprocal_reaching_an_address_is_refused_naming_it(tmp_
     with pytest.raises(UsageError, match=r"an address computed from data \(MUFU.RCP outside a division: the "
                                          r"hardware's approximation, not the engine's\).*line 3"):
         A.analyze_launch(k)
+
+
+ROOTS = '''extern "C" __global__ void tri(const float *x, float *y, int n) {
+  int k = blockIdx.x * blockDim.x + threadIdx.x;   // the row of packed triangle entry k
+  if (k < n) { int r = (int)((sqrtf(8.0f * k + 1.0f) - 1.0f) * 0.5f); y[k] = x[r]; }
+}
+extern "C" __global__ void dist(const float *x, float *y, int n, int w, int one) {
+  int k = blockIdx.x * blockDim.x + threadIdx.x;
+  int a = k % w, b = k / w;
+  if (k < n) y[k] = x[(int)sqrtf((float)(a * a + b * b + one))];
+}
+extern "C" __global__ void rs(const float *x, float *y, int n) {
+  int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < n) y[k] = x[(int)(1000.0f * rsqrtf(k + 1.0f))];   // MUFU.RSQ used as it is
+}
+'''
+
+
+def _roots(tmp_path, entry, args):
+    path = tmp_path / "roots.cu"
+    path.write_text(ROOTS)
+    return A.prepare(path, entry, "cdiv(n,128)", "128", {"n": 1000, "x": "float[3000]", **args})
+
+
+@needs_nvcc
+@pytest.mark.parametrize("entry,w", [("tri", None), ("dist", 37), ("dist", 5)])
+def test_a_square_root_of_indices_is_the_correctly_rounded_one(tmp_path, entry, w):
+    # sqrtf: MUFU.RSQ seeds a fast path (two FMUL.FTZ, two FFMA) for x from 2^-101 up; the GPU's
+    # sqrt.rn is correctly rounded, and so is float64's square root rounded to float32
+    k = _roots(tmp_path, entry, {} if w is None else {"w": w, "one": 1})
+    got = {(r.array, r.op): (r.requests, r.sectors) for r in A.analyze_launch(k).rows}
+    i = np.arange(1024).reshape(-1, 32)
+    if entry == "tri":
+        v = (i.astype(f32) * f32(8) + f32(1))  # one FFMA, exact here
+        j = ((np.sqrt(v.astype(np.float64)).astype(f32) - f32(1)) * f32(0.5)).astype(np.int64)
+    else:
+        v = ((i % w) ** 2 + (i // w) ** 2 + 1).astype(f32)
+        j = np.sqrt(v.astype(np.float64)).astype(f32).astype(np.int64)
+    assert got[("x", "load")] == warp_counts(4 * j, i < 1000, 4)
+
+
+@needs_nvcc
+def test_a_square_root_with_a_lane_on_its_slow_path_and_rsqrtf_are_refused(tmp_path):
+    # sqrtf(0) takes the slow path (its subroutine after the kernel's code): refused, not guessed;
+    # rsqrtf's MUFU.RSQ is the hardware's approximation, used as it is
+    with pytest.raises(UsageError, match=r"sqrtf of a value its fast path does not take"):
+        A.analyze_launch(_roots(tmp_path, "dist", {"w": 37, "one": 0}))
+    with pytest.raises(UsageError, match=r"MUFU.RSQ outside sqrtf's fast path: the hardware's approximation"):
+        A.analyze_launch(_roots(tmp_path, "rs", {}))

@@ -110,15 +110,76 @@ def op_mufu(m, ins, path, guard, known):
     """MUFU.RCP, the correctly rounded reciprocal, where the hardware's approximation (within an ulp
     of it) cannot show: an integer division's first guess, which the division corrects
     (`_corrected_guess`), or a float division's fast path, which FCHK admits only where it gives
-    the correctly rounded quotient. Anywhere else (`__fdividef`, fast-math `1.0f / x`) it is data."""
+    the correctly rounded quotient. Anywhere else (`__fdividef`, fast-math `1.0f / x`) it is data.
+    MUFU.RSQ likewise, as sqrtf's seed only (`_sqrt_fast_path`, `_sqrt_seed`); the other functions
+    (EX2, LG2, SIN, COS, ...) are data."""
     dst, a_op = ins.operands[:2]
     vals = _floats(m, path, [a_op], known)
+    if vals is not None and ins.mods[0] == "RSQ" and ins.guard is None and _sqrt_fast_path(m.program, ins):
+        r = _sqrt_seed(m, vals[0])
+        m.write(path, dst, Opaque("sqrtf of a value its fast path does not take: zero, negative, denormal or "
+                                  "infinite") if r is None else alu.from_f32(r), guard)
+        return
     if vals is None or ins.mods[0] != "RCP" or not _corrected_guess(m.program, ins):
-        why = "outside a division: the hardware's approximation, not the engine's" if vals is not None else ""
-        m.write(path, dst, m.float_data or Opaque(f"MUFU.{ins.mods[0]} {why}".strip()), guard)
+        where = {"RCP": " outside a division", "RSQ": " outside sqrtf's fast path"}.get(ins.mods[0], "")
+        why = f"{where}: the hardware's approximation, not the engine's" if vals is not None else ""
+        m.write(path, dst, m.float_data or Opaque(f"MUFU.{ins.mods[0]}{why}"), guard)
         return
     with np.errstate(divide="ignore", over="ignore"):
         m.write(path, dst, alu.from_f32(np.float32(1.0) / vals[0]), guard)
+
+
+def _sqrt_fast_path(program, ins) -> bool:
+    """Whether MUFU.RSQ r, x at `ins` seeds nvcc's sqrtf fast path and nothing else: after it, in
+    order, FMUL.FTZ s, x, r; FMUL.FTZ r, r, 0.5 (r itself gone); FFMA e, -s, s, x; FFMA q, e, r, s."""
+    r, x = ins.operands[0], ins.operands[1]
+    if not (isinstance(r, isa.Reg) and isinstance(x, isa.Reg)):
+        return False
+    want = [("FMUL", lambda o: _same(o[1], x) and _same(o[2], r) or _same(o[1], r) and _same(o[2], x)),
+            ("FMUL", lambda o: _same(o[0], r) and _same(o[1], r) and isinstance(o[2], isa.FImm)
+             and alu.fimm(o[2].text) == 0.5),
+            ("FFMA", lambda o: o[1].neg and _same(o[1], o[2]) and _same(o[3], x)),
+            ("FFMA", lambda o: _same(o[2], r))]
+    roles: dict = {}
+    for k in range(1, 4 * _GUESS_REACH):
+        other = program.by_pc.get(ins.pc + k * isa.INSTRUCTION_BYTES)
+        if other is None or not want:
+            break
+        ops = list(other.operands)
+        opcode, fits = want[0]
+        if other.opcode == opcode and other.guard is None and len(ops) >= 3 and fits(ops):
+            if opcode == "FMUL" and "s" not in roles:
+                roles["s"] = ops[0]
+            elif opcode == "FFMA" and "e" not in roles:
+                if not _same(ops[1], roles["s"]):
+                    return False
+                roles["e"] = ops[0]
+            elif opcode == "FFMA" and not (_same(ops[1], roles["e"]) and _same(ops[3], roles["s"])):
+                return False
+            want.pop(0)
+    return not want
+
+
+def _sqrt_seed(m, x):
+    """The reciprocal square root to seed sqrtf's fast path with, or None: where every live lane
+    takes the fast path (x from 2^-101 up, finite: the range check beside it) and the fast path
+    from this seed gives the correctly rounded square root (float64's, rounded to float32: double
+    rounding is innocuous for a square root), which is what the GPU's sqrt.rn gives, whatever its
+    own seed. Anywhere else the seed is data."""
+    x = np.asarray(x, dtype=np.float32)
+    bits = x.view(np.uint32).astype(np.int64)
+    live = np.asarray(True if m.live is None else m.live)
+    fast = (((bits - 0x0D000000) & MASK32) <= 0x727FFFFF) & (bits < 0x7F800000)
+    with np.errstate(all="ignore"):
+        r = (1.0 / np.sqrt(x.astype(np.float64))).astype(np.float32)
+        s = _ftz(alu.mul32(x, r))
+        q = alu.fma32(alu.fma32(-s, s, x), _ftz(alu.mul32(r, np.float32(0.5))), s)
+        exact = np.sqrt(x.astype(np.float64)).astype(np.float32)
+    # a lane on the slow path (a zero, a negative, a denormal, an infinity) would leave the fast
+    # path's lanes at its BSYNC, where the engine, running the lowest pc first, does not wait for
+    # them (the subroutine lies after): none may take it
+    ok = fast & (q.view(np.uint32) == exact.view(np.uint32))
+    return r if np.all(ok | ~live) else None
 
 
 #: how far from MUFU.RCP (in instructions) the division it belongs to is looked for
