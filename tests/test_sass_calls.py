@@ -5,6 +5,7 @@ a load in the loop), the launch is refused. Kernels written here, compiled with 
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from test_sass_frontend import needs_nvcc
@@ -213,3 +214,29 @@ def test_double_division_is_counted_through_its_slow_path(tmp_path):
 def test_refusals_inside_the_libraries_say_where(tmp_path, name, message):
     with pytest.raises(UsageError, match=message):
         A.analyze_launch(library(tmp_path, name))
+
+
+DIVERGENT = '''__device__ __noinline__ int f(int i) { return i * 3 + 1; }
+extern "C" __global__ void dc(const float *x, float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int j = i;
+  if ((threadIdx.x & 1) == 0) j = f(i);   // even lanes call, odd ones wait at the BSYNC
+  if (i < n) y[i] = x[j];
+}
+'''
+
+
+@needs_nvcc
+def test_a_divergent_call_reconverges_before_the_next_access(tmp_path):
+    # the callee lies after the kernel's code: run lowest pc first, the lanes that did not call
+    # passed the BSYNC and loaded on their own, two requests a warp (64); the warp reconverges
+    # there, so 32, and j is 3i + 1 on even lanes, i on odd ones: the union of their sectors
+    path = tmp_path / "divergent.cu"
+    path.write_text(DIVERGENT)
+    k = A.prepare(path, "dc", "cdiv(n,128)", "128", {"n": 1000, "x": "float[4000]"})
+    rows = {(r.array, r.op): (r.requests, r.sectors) for r in A.analyze_launch(k).rows}
+    i = np.arange(1024).reshape(-1, 32)
+    j = np.where(i % 2 == 0, 3 * i + 1, i)
+    sectors = sum(len({int(a) // 32 for a in 4 * j[w][i[w] < 1000]}) for w in range(len(i)))
+    assert rows[("x", "load")] == (32, sectors) and sectors == 496
+    assert rows[("y", "store")] == (32, 125)

@@ -424,27 +424,29 @@ def _roots(tmp_path, entry, args):
 
 
 @needs_nvcc
-@pytest.mark.parametrize("entry,w", [("tri", None), ("dist", 37), ("dist", 5)])
-def test_a_square_root_of_indices_is_the_correctly_rounded_one(tmp_path, entry, w):
+@pytest.mark.parametrize("entry,w,one", [("tri", None, 0), ("dist", 37, 1), ("dist", 5, 1), ("dist", 37, 0)])
+def test_a_square_root_of_indices_is_the_correctly_rounded_one(tmp_path, entry, w, one):
     # sqrtf: MUFU.RSQ seeds a fast path (two FMUL.FTZ, two FFMA) for x from 2^-101 up; the GPU's
-    # sqrt.rn is correctly rounded, and so is float64's square root rounded to float32
-    k = _roots(tmp_path, entry, {} if w is None else {"w": w, "one": 1})
+    # sqrt.rn is correctly rounded, and so is float64's square root rounded to float32. sqrtf(0)
+    # (dist at k = 0 with one = 0) takes the slow path's call, which returns 0 at once; the warp
+    # reconverges at the BSYNC after it, one request
+    k = _roots(tmp_path, entry, {} if w is None else {"w": w, "one": one})
     got = {(r.array, r.op): (r.requests, r.sectors) for r in A.analyze_launch(k).rows}
     i = np.arange(1024).reshape(-1, 32)
     if entry == "tri":
         v = (i.astype(f32) * f32(8) + f32(1))  # one FFMA, exact here
         j = ((np.sqrt(v.astype(np.float64)).astype(f32) - f32(1)) * f32(0.5)).astype(np.int64)
     else:
-        v = ((i % w) ** 2 + (i // w) ** 2 + 1).astype(f32)
+        v = ((i % w) ** 2 + (i // w) ** 2 + one).astype(f32)
         j = np.sqrt(v.astype(np.float64)).astype(f32).astype(np.int64)
     assert got[("x", "load")] == warp_counts(4 * j, i < 1000, 4)
 
 
 @needs_nvcc
-def test_a_square_root_with_a_lane_on_its_slow_path_and_rsqrtf_are_refused(tmp_path):
-    # sqrtf(0) takes the slow path (its subroutine after the kernel's code): refused, not guessed;
-    # rsqrtf's MUFU.RSQ is the hardware's approximation, used as it is
+def test_a_square_root_on_its_slow_path_and_rsqrtf_are_refused(tmp_path):
+    # sqrtf(-1) would reach the slow path's own MUFU.RSQ: refused, not guessed; rsqrtf's MUFU.RSQ
+    # is the hardware's approximation, used as it is
     with pytest.raises(UsageError, match=r"sqrtf of a value its fast path does not take"):
-        A.analyze_launch(_roots(tmp_path, "dist", {"w": 37, "one": 0}))
+        A.analyze_launch(_roots(tmp_path, "dist", {"w": 37, "one": -1}))
     with pytest.raises(UsageError, match=r"MUFU.RSQ outside sqrtf's fast path: the hardware's approximation"):
         A.analyze_launch(_roots(tmp_path, "rs", {}))

@@ -150,6 +150,11 @@ class Access:
     env: Env
 
 
+#: a Poison's reason for a register that holds one value on one path and another on the other, which
+#: are not one affine value
+CHOICE = "a value that differs between paths in a way the engine cannot follow"
+
+
 class Machine:
     def __init__(self, program: Program, launch: Launch, recorder, blocks: np.ndarray | None = None,
                  ranges: dict | None = None, wide_cuts: bool = False):
@@ -437,7 +442,7 @@ class Machine:
             return v
         if isinstance(v, Select):
             self.split_on(v)
-            return Poison("a value that differs between paths in a way the engine cannot follow")
+            return Poison(CHOICE)
         if isinstance(v, PredPack):
             return v
         raise EngineError(f"expected an integer operand, got {type(v).__name__}")
@@ -588,6 +593,10 @@ class Machine:
                 v = self.read_int(path, isa.Reg(r.file, r.index), known)
                 if isinstance(v, Sym):
                     v = unsigned(v, self.env)
+            if isinstance(v, Poison) and v.why == CHOICE and not self.concrete:
+                # threads on two paths, each side affine in the block or loop indices but not alike
+                # (a divergent call's result): one value per thread once the indices are numbers
+                raise NotAffine(f"an address that is {CHOICE}")
             if not isinstance(v, Sym):
                 origin = v.origin if isinstance(v, Opaque) else getattr(v, "why", "unknown")
                 raise EngineError(f"an address computed from data ({origin}): the engine counts only "

@@ -117,7 +117,7 @@ def op_mufu(m, ins, path, guard, known):
     vals = _floats(m, path, [a_op], known)
     if vals is not None and ins.mods[0] == "RSQ" and ins.guard is None and _sqrt_fast_path(m.program, ins):
         r = _sqrt_seed(m, vals[0])
-        m.write(path, dst, Opaque("sqrtf of a value its fast path does not take: zero, negative, denormal or "
+        m.write(path, dst, Opaque("sqrtf of a value its fast path does not take: negative, denormal or "
                                   "infinite") if r is None else alu.from_f32(r), guard)
         return
     if vals is None or ins.mods[0] != "RCP" or not _corrected_guess(m.program, ins):
@@ -165,7 +165,7 @@ def _sqrt_seed(m, x):
     takes the fast path (x from 2^-101 up, finite: the range check beside it) and the fast path
     from this seed gives the correctly rounded square root (float64's, rounded to float32: double
     rounding is innocuous for a square root), which is what the GPU's sqrt.rn gives, whatever its
-    own seed. Anywhere else the seed is data."""
+    own seed, or zero. Anywhere else the seed is data."""
     x = np.asarray(x, dtype=np.float32)
     bits = x.view(np.uint32).astype(np.int64)
     live = np.asarray(True if m.live is None else m.live)
@@ -175,10 +175,10 @@ def _sqrt_seed(m, x):
         s = _ftz(alu.mul32(x, r))
         q = alu.fma32(alu.fma32(-s, s, x), _ftz(alu.mul32(r, np.float32(0.5))), s)
         exact = np.sqrt(x.astype(np.float64)).astype(np.float32)
-    # a lane on the slow path (a zero, a negative, a denormal, an infinity) would leave the fast
-    # path's lanes at its BSYNC, where the engine, running the lowest pc first, does not wait for
-    # them (the subroutine lies after): none may take it
-    ok = fast & (q.view(np.uint32) == exact.view(np.uint32))
+    # a zero takes the slow path, whose first test returns it as it is (the seed unread, and the
+    # hardware's rsqrt of +-0, +-inf, besides); a negative, a denormal or an infinity would reach
+    # the slow path's own MUFU.RSQ: none may take it
+    ok = fast & (q.view(np.uint32) == exact.view(np.uint32)) | (x == 0)
     return r if np.all(ok | ~live) else None
 
 

@@ -176,10 +176,19 @@ def op_exit(m, ins, path, guard, known):
 
 
 def op_call(m, ins, path, guard, known):
+    """CALL: the callee runs to its return before the caller's other paths go on, as if it stood at
+    the call: a subroutine lies after the kernel's code, and run lowest pc first among the caller's
+    paths, a path that did not call would pass the BSYNC where the warp waits for the one that
+    did (a divergent `__noinline__` call, sqrtf's slow path), and each would make its own request."""
     target = m.program.callees.get(ins.pc)
     if target is None:
         raise EngineError("a call to code the engine cannot find in the kernel's section")
-    return _split(path, guard, target, ins.pc + isa.INSTRUCTION_BYTES)
+    back = ins.pc + isa.INSTRUCTION_BYTES
+    callee, *stay = _split(path, guard, target, back)
+    returned, left = m.execute([callee], stop=back)
+    if left:
+        raise EngineError(f"a call at pc {ins.pc:#x} whose callee leaves other than by returning to it")
+    return returned + stay
 
 
 def op_ret(m, ins, path, guard, known):
