@@ -1,6 +1,7 @@
 """The numpy references (profiling.reference) of kernels/idioms.cu, flat.cu, gridstride.cu, local.cu,
 spill.cu, sparse.cu, votes.cu, switch.cu, userland.cu, atomics.cu, constants.cu, params.cu, halo.cu,
-textbook.cu, images.cu and coords.cu against the kernels' own loops, written out per thread as the .cu reads, at small odd sizes:
+textbook.cu, images.cu and coords.cu against the kernels' own loops, written out per thread as the
+.cu reads, at small odd sizes:
 what a GPU run is checked by."""
 
 from __future__ import annotations
@@ -233,7 +234,8 @@ def _per_thread(entry: str, a: dict, s: dict) -> dict:
         sw, dw, h, src, out = s["sw"], s["dw"], s["h"], a["src"], []
         for y in range(h):
             for x in range(dw):
-                t = [int(np.float32(float(x * s["taps"] + k) / float(np.float32(s["width"])))) for k in range(s["taps"])]
+                width = float(np.float32(s["width"]))
+                t = [int(np.float32(float(x * s["taps"] + k) / width)) for k in range(s["taps"])]
                 out.append(sum(float(src[y * sw + min(u, sw - 1)]) for u in t))
         return {"dst": out}
     if entry == "downsample":
