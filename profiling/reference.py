@@ -629,6 +629,21 @@ def taps_div(a: Arrays, s: Scalars) -> Arrays:
     return {"dst": acc.reshape(-1).astype(np.float32)}
 
 
+def tri_row(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/coords.cu: y[k] = x[(int)((sqrtf(8k + 1) - 1) * 0.5)], 8k + 1 one FFMA (rounded once)
+    and sqrtf correctly rounded (float64's root rounded to float32)."""
+    v = (8.0 * np.arange(s["n"], dtype=np.float64) + 1.0).astype(np.float32)
+    root = np.sqrt(v.astype(np.float64)).astype(np.float32)
+    return {"y": a["x"][((root - np.float32(1)) * np.float32(0.5)).astype(np.int64)].copy()}
+
+
+def radial(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/coords.cu: img[y, x] = profile[(int)sqrtf(float((x - cx)^2 + (y - cy)^2))]."""
+    dy, dx = np.meshgrid(np.arange(s["h"]) - s["cy"], np.arange(s["w"]) - s["cx"], indexing="ij")
+    d2 = (dx * dx + dy * dy).astype(np.float32)
+    return {"img": a["profile"][np.sqrt(d2.astype(np.float64)).astype(np.float32).astype(np.int64)].reshape(-1)}
+
+
 def doubled(a: Arrays, s: Scalars) -> Arrays:
     return {"y": (2 * a["x"]).astype(np.float32)}
 
@@ -798,6 +813,8 @@ REFERENCES: dict[str, Reference] = {
     "coords.cu:resize_div": resize_div,
     "coords.cu:resize_double": resize_double,
     "coords.cu:taps_div": taps_div,
+    "coords.cu:tri_row": tri_row,
+    "coords.cu:radial": radial,
     "gridstride.cu:scale_gs": scale_gs,
     "gridstride.cu:gather_gs": gather_gs,
     "gridstride.cu:roll2d_gs": roll2d_gs,

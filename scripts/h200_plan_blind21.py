@@ -2,8 +2,9 @@
 blind batch, predicted here before any of it ran (stop 29), to be measured with the memory path's
 stages, twice (scripts/call44.sh): kernels/coords.cu, coordinates from a float division
 ((x + 0.5f) / scale: nvcc's division with its slow-path check, FCHK), from doubles (a double
-scale in one DFMA, a double literal's (int)(y * 1.5)) and from a division inside a loop, each
-counted block by block.
+scale in one DFMA, a double literal's (int)(y * 1.5)), from a division inside a loop and from
+sqrtf (a packed triangle's row; a radial profile, sqrtf(0) at its centre taking the slow path's
+call), each counted block by block.
 Run where nvcc is: python scripts/h200_plan_blind21.py
 """
 

@@ -6,6 +6,8 @@ what a GPU run is checked by."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -230,6 +232,16 @@ def _per_thread(entry: str, a: dict, s: dict) -> dict:
                     u, v = int(float(Fraction(x) * Fraction(s["sx"]) + Fraction(1, 4))), int(y * 1.5)
                 out.append(float(src[min(v, sh - 1) * sw + min(u, sw - 1)]))
         return {"dst": out}
+    if entry == "tri_row":  # the row whose triangle holds entry k, found by counting, not by sqrtf
+        rows = [r for r in range(s["n"]) for _ in range(r + 1)]
+        return {"y": [float(a["x"][rows[k]]) for k in range(s["n"])]}
+    if entry == "radial":  # floor of the distance, by integers: the largest r with r * r <= d2
+        w, h, out = s["w"], s["h"], []
+        for y in range(h):
+            for x in range(w):
+                d2 = (x - s["cx"]) ** 2 + (y - s["cy"]) ** 2
+                out.append(float(a["profile"][math.isqrt(d2)]))
+        return {"img": out}
     if entry == "taps_div":
         sw, dw, h, src, out = s["sw"], s["dw"], s["h"], a["src"], []
         for y in range(h):
@@ -388,6 +400,8 @@ CASES = {
                    lambda s: {"src": _f(35), "dst": _f(44)}),
     "resize_double": ({"sw": 9, "sh": 7, "dw": 11, "dh": 4, "sx": 0.677}, lambda s: {"src": _f(63), "dst": _f(44)}),
     "taps_div": ({"sw": 20, "dw": 6, "h": 3, "width": 0.77, "taps": 3}, lambda s: {"src": _f(60), "dst": _f(18)}),
+    "tri_row": ({"n": 40}, lambda s: {"x": _f(40), "y": _f(40)}),
+    "radial": ({"w": 7, "h": 5, "cx": 2, "cy": 3}, lambda s: {"profile": _f(12), "img": _f(35)}),
     "invert": ({"n": 5}, lambda s: {"p": RNG.integers(0, 256, 20).astype(np.uint8), "q": np.zeros(20, np.uint8)}),
 }
 FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "flat.cu"),
@@ -404,7 +418,7 @@ FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "
         **dict.fromkeys(("offsets", "strided", "taps", "rows"), "constants.cu"),
         **dict.fromkeys(("axpy_struct", "copy_layout"), "params.cu"), "conv_rows": "halo.cu",
         **dict.fromkeys(("resize_nearest", "resize_u8", "resize_bilinear", "downsample"), "images.cu"),
-        **dict.fromkeys(("resize_div", "resize_double", "taps_div"), "coords.cu"),
+        **dict.fromkeys(("resize_div", "resize_double", "taps_div", "tri_row", "radial"), "coords.cu"),
         **dict.fromkeys(("conv_cols", "conv2d_tiled", "transpose_diag", "prescan", "nbody", "calls", "ptx_nc",
                          "cg_reduce"), "textbook.cu")}
 
