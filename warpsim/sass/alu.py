@@ -295,12 +295,12 @@ def round32(s, err=0.0, mode: str = "RN") -> np.ndarray:
     with np.errstate(over="ignore", invalid="ignore"):
         r = s.astype(np.float32)
         diff = s - r.astype(np.float64)  # exact: r is s's nearest float32
-        side = np.where(np.isfinite(s), np.where(diff != 0, np.sign(diff), np.sign(err)), 0)  # exact vs r
         if mode == "RN":
             other = np.nextafter(r, np.where(diff > 0, np.float32(np.inf), np.float32(-np.inf)))
             tie = np.isfinite(err) & (err != 0) & (diff != 0) & (diff == other.astype(np.float64) - s)
             pick = np.where(err > 0, np.maximum(r, other), np.minimum(r, other))
             return np.where(tie, pick, r).astype(np.float32)
+        side = np.where(np.isfinite(s), np.where(diff != 0, np.sign(diff), np.sign(err)), 0)  # exact vs r
         toward = {"RZ": np.where(r > 0, side < 0, side > 0) & (r != 0), "RM": side < 0, "RP": side > 0}[mode]
         target = {"RZ": np.float32(0), "RM": np.float32(-np.inf), "RP": np.float32(np.inf)}[mode]
         return np.where(toward, np.nextafter(r, target), r).astype(np.float32)
@@ -399,10 +399,23 @@ def f16_bits(x: float) -> int:
     return int(np.array(x, dtype=np.float16).view(np.uint16))
 
 
+#: a float rounded to an integral value, by the modifier F2I and FRND name (none: to nearest even)
+TO_INTEGRAL = {"TRUNC": np.trunc, "FLOOR": np.floor, "CEIL": np.ceil}
+
+
+def integral_rounding(mods) -> str:
+    """The rounding to an integral value an F2I or FRND's modifiers name ("RN" where none does)."""
+    return next((r for r in TO_INTEGRAL if r in mods), "RN")
+
+
+def to_integral(x, rounding: str) -> np.ndarray:
+    return TO_INTEGRAL.get(rounding, np.rint)(x)
+
+
 def f2i(x: np.ndarray, is_signed: bool, bits: int, rounding: str) -> np.ndarray:
     """Float -> integer with saturation (NaN -> 0), as F2I does."""
     x = np.asarray(x, dtype=np.float64)
-    r = {"TRUNC": np.trunc, "FLOOR": np.floor, "CEIL": np.ceil}.get(rounding, np.rint)(x)
+    r = to_integral(x, rounding)
     lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if is_signed else (0, (1 << bits) - 1)
     r = np.where(np.isnan(r), 0, np.clip(r, lo, hi))
     big = r >= 2.0**63  # a signed 64-bit result saturated at 2^63 - 1, which float64 cannot hold

@@ -270,9 +270,6 @@ def op_fmnmx(m, ins, path, guard, known):
     _write_float(m, path, dst, (np.fmin if want_min.all_true else np.fmax)(*vals), guard, wide)
 
 
-_ROUND = {"FLOOR": np.floor, "CEIL": np.ceil, "TRUNC": np.trunc}
-
-
 def op_frnd(m, ins, path, guard, known):
     """FRND(.F64): a float rounded to an integral float (.FLOOR, .CEIL, .TRUNC, else to nearest
     even: floorf, ceilf, truncf, rintf and their doubles)."""
@@ -282,8 +279,7 @@ def op_frnd(m, ins, path, guard, known):
     if vals is None or "F16" in ins.mods:
         op_opaque(m, ins, path, guard, known, m.float_data)
         return
-    rounding = next((r for r in _ROUND if r in ins.mods), "RN")
-    _write_float(m, path, dst, _ROUND.get(rounding, np.rint)(vals[0]), guard, wide)
+    _write_float(m, path, dst, alu.to_integral(vals[0], alu.integral_rounding(ins.mods)), guard, wide)
 
 
 def op_i2f(m, ins, path, guard, known):
@@ -321,11 +317,10 @@ def op_f2i(m, ins, path, guard, known):
     if vals is None or "F16" in mods:
         op_opaque(m, ins, path, guard, known, m.float_data)
         return
-    rounding = next((r for r in ("TRUNC", "FLOOR", "CEIL") if r in mods), "RN")
+    rounding = alu.integral_rounding(mods)
     if mods & {"S64", "U64"}:
         x = np.asarray(vals[0], dtype=np.float64)
-        r = {"TRUNC": np.trunc, "FLOOR": np.floor, "CEIL": np.ceil}.get(rounding, np.rint)(x)
-        if "U64" in mods and np.any(np.nan_to_num(r) >= 2.0**63):
+        if "U64" in mods and np.any(np.nan_to_num(alu.to_integral(x, rounding)) >= 2.0**63):
             op_opaque(m, ins, path, guard, known)  # past int64: not followed
             return
         m.write_pair(path, dst, const(alu.f2i(x, "U64" not in mods, 64, rounding)), guard)
