@@ -644,6 +644,74 @@ def radial(a: Arrays, s: Scalars) -> Arrays:
     return {"img": a["profile"][np.sqrt(d2.astype(np.float64)).astype(np.float32).astype(np.int64)].reshape(-1)}
 
 
+def _pixel_offsets(s: Scalars) -> tuple[np.ndarray, np.ndarray]:
+    """Each pixel's y - cy and x - cx, (h, w)."""
+    return np.meshgrid(np.arange(s["h"]) - s["cy"], np.arange(s["w"]) - s["cx"], indexing="ij")
+
+
+def _truncated(v: np.ndarray) -> np.ndarray:
+    """(int) of float32 values as cvt.rzi gives it: toward zero, a NaN to 0."""
+    with np.errstate(invalid="ignore"):
+        return np.where(np.isnan(v), 0, np.trunc(np.nan_to_num(v))).astype(np.int64)
+
+
+def octant(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/slowpaths.cu: img[y, x] = table[(int)(min(|dx|, |dy|) / max(|dx|, |dy|) * (n - 1))], the
+    quotient IEEE's (0 / 0 at the centre a NaN, read at 0)."""
+    dy, dx = (v.astype(np.float32) for v in _pixel_offsets(s))
+    steep = np.abs(dy) > np.abs(dx)
+    hi, lo = np.where(steep, np.abs(dy), np.abs(dx)), np.where(steep, np.abs(dx), np.abs(dy))
+    with np.errstate(invalid="ignore"):
+        t = _truncated(lo / hi * np.float32(s["n"] - 1))
+    return {"img": a["table"][t].reshape(-1)}
+
+
+def slope(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/slowpaths.cu: img[y, x] = table[(int)((fminf(fmaxf(dy / dx, -lim), lim) + lim) * (bins / lim))],
+    +-inf on the centre's column and NaN at the centre, which fmaxf drops."""
+    dy, dx = (v.astype(np.float32) for v in _pixel_offsets(s))
+    lim = np.float32(s["lim"])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q = dy / dx
+    t = _truncated((np.fmin(np.fmax(q, -lim), lim) + lim) * (np.float32(s["bins"]) / lim))
+    return {"img": a["table"][t].reshape(-1)}
+
+
+def hemisphere(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/slowpaths.cu: img[y, x] = height[(int)sqrtf(r^2 - dx^2 - dy^2)], a NaN outside the disc
+    read at 0."""
+    dy, dx = _pixel_offsets(s)
+    v = (s["r"] ** 2 - dx * dx - dy * dy).astype(np.float32)
+    with np.errstate(invalid="ignore"):
+        t = _truncated(np.sqrt(v.astype(np.float64)).astype(np.float32))
+    return {"img": a["height"][t].reshape(-1)}
+
+
+def tiny_ratio(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/slowpaths.cu: out[i] = table[min((int)(p / q), cap - 1)], p = (i % m + 1) a and
+    q = (i / m + 1) b below float's normal range (float32's gradual underflow)."""
+    i = np.arange(s["n"])
+    p = (i % s["m"] + 1).astype(np.float32) * np.float32(s["a"])
+    q = (i // s["m"] + 1).astype(np.float32) * np.float32(s["b"])
+    return {"out": a["table"][np.minimum(_truncated(p / q), s["cap"] - 1)]}
+
+
+def resize_inv(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/slowpaths.cu: dst[y, x] = src[y, min((int)(x * (1.0f / scale)), sw - 1)]."""
+    inv = np.float32(1) / np.float32(s["scale"])
+    u = np.minimum(_truncated(np.arange(s["dw"]).astype(np.float32) * inv), s["sw"] - 1)
+    return {"dst": _matrix(a["src"], s["h"], s["sw"])[:, u].reshape(-1)}
+
+
+def inverse(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/slowpaths.cu: out[i] = table[(int)(fminf(fmaxf(k / (i - c) , -k), k) + k)], the
+    reciprocal rounded once and then scaled (1 / 0 = inf at i = c)."""
+    k = np.float32(s["k"])
+    with np.errstate(divide="ignore"):
+        r = np.float32(1) / (np.arange(s["n"]) - s["c"]).astype(np.float32)
+    return {"out": a["table"][_truncated(np.fmin(np.fmax(r * k, -k), k) + k)]}
+
+
 def doubled(a: Arrays, s: Scalars) -> Arrays:
     return {"y": (2 * a["x"]).astype(np.float32)}
 
@@ -815,6 +883,7 @@ REFERENCES: dict[str, Reference] = {
     "coords.cu:taps_div": taps_div,
     "coords.cu:tri_row": tri_row,
     "coords.cu:radial": radial,
+    **{f"slowpaths.cu:{f.__name__}": f for f in (octant, slope, hemisphere, tiny_ratio, resize_inv, inverse)},
     "gridstride.cu:scale_gs": scale_gs,
     "gridstride.cu:gather_gs": gather_gs,
     "gridstride.cu:roll2d_gs": roll2d_gs,

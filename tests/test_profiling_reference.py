@@ -1,6 +1,6 @@
 """The numpy references (profiling.reference) of kernels/idioms.cu, flat.cu, gridstride.cu, local.cu,
 spill.cu, sparse.cu, votes.cu, switch.cu, userland.cu, atomics.cu, constants.cu, params.cu, halo.cu,
-textbook.cu, images.cu and coords.cu against the kernels' own loops, written out per thread as the
+textbook.cu, images.cu, coords.cu and slowpaths.cu against the kernels' own loops, written out per thread as the
 .cu reads, at small odd sizes:
 what a GPU run is checked by."""
 
@@ -242,6 +242,46 @@ def _per_thread(entry: str, a: dict, s: dict) -> dict:
                 d2 = (x - s["cx"]) ** 2 + (y - s["cy"]) ** 2
                 out.append(float(a["profile"][math.isqrt(d2)]))
         return {"img": out}
+    if entry in ("octant", "slope", "hemisphere"):  # kernels/slowpaths.cu, thread by thread, IEEE's
+        # quotients and roots from exact rationals and integer square roots, a NaN read at 0
+        from fractions import Fraction
+        w, h, cx, cy, out = s["w"], s["h"], s["cx"], s["cy"], []
+        for y in range(h):
+            for x in range(w):
+                dx, dy = x - cx, y - cy
+                if entry == "octant":
+                    hi, lo = max(abs(dx), abs(dy)), min(abs(dx), abs(dy))
+                    t = 0 if hi == 0 else int(np.float32(np.float32(float(Fraction(lo, hi))) * np.float32(s["n"] - 1)))
+                elif entry == "slope":
+                    lim = float(np.float32(s["lim"]))
+                    q = (math.copysign(math.inf, dy) if dy else math.nan) if dx == 0 else float(np.float32(dy / dx))
+                    c = -lim if math.isnan(q) else min(max(q, -lim), lim)
+                    step = np.float32(float(Fraction(s["bins"]) / Fraction(lim)))
+                    t = int(np.float32(np.float32(c + lim) * step))
+                else:
+                    v = s["r"] ** 2 - dx * dx - dy * dy
+                    t = math.isqrt(v) if v >= 0 else 0
+                out.append(float(a[{"octant": "table", "slope": "table", "hemisphere": "height"}[entry]][t]))
+        return {"img": out}
+    if entry in ("tiny_ratio", "resize_inv", "inverse"):
+        from fractions import Fraction
+        if entry == "tiny_ratio":  # the products exact in float64, rounded once to float32 (denormals
+            out = []  # too); the quotient as Python's float64 division rounds it, then to float32
+            for i in range(s["n"]):
+                p = float(np.float32((i % s["m"] + 1) * float(np.float32(s["a"]))))
+                q = float(np.float32((i // s["m"] + 1) * float(np.float32(s["b"]))))
+                out.append(float(a["table"][min(int(np.float32(p / q)), s["cap"] - 1)]))
+            return {"out": out}
+        if entry == "resize_inv":
+            inv = float(np.float32(1 / Fraction(float(np.float32(s["scale"])))))
+            sw, dw, src = s["sw"], s["dw"], a["src"]
+            return {"dst": [float(src[y * sw + min(int(np.float32(x * inv)), sw - 1)])
+                            for y in range(s["h"]) for x in range(dw)]}
+        k, out = float(np.float32(s["k"])), []
+        for i in range(s["n"]):
+            r = math.inf if i == s["c"] else float(np.float32(1 / Fraction(i - s["c"])))
+            out.append(float(a["table"][int(min(max(float(np.float32(r * k)), -k), k) + k)]))
+        return {"out": out}
     if entry == "taps_div":
         sw, dw, h, src, out = s["sw"], s["dw"], s["h"], a["src"], []
         for y in range(h):
@@ -402,6 +442,12 @@ CASES = {
     "taps_div": ({"sw": 20, "dw": 6, "h": 3, "width": 0.77, "taps": 3}, lambda s: {"src": _f(60), "dst": _f(18)}),
     "tri_row": ({"n": 40}, lambda s: {"x": _f(40), "y": _f(40)}),
     "radial": ({"w": 7, "h": 5, "cx": 2, "cy": 3}, lambda s: {"profile": _f(12), "img": _f(35)}),
+    "octant": ({"w": 9, "h": 7, "cx": 4, "cy": 2, "n": 13}, lambda s: {"table": _f(13), "img": _f(63)}),
+    "slope": ({"w": 9, "h": 7, "cx": 4, "cy": 2, "lim": 2.5, "bins": 7}, lambda s: {"table": _f(16), "img": _f(63)}),
+    "hemisphere": ({"w": 9, "h": 7, "cx": 4, "cy": 3, "r": 3}, lambda s: {"height": _f(4), "img": _f(63)}),
+    "tiny_ratio": ({"n": 40, "a": 1e-40, "b": 3e-41, "m": 7, "cap": 20}, lambda s: {"table": _f(20), "out": _f(40)}),
+    "resize_inv": ({"sw": 20, "dw": 6, "h": 3, "scale": 2.999}, lambda s: {"src": _f(60), "dst": _f(18)}),
+    "inverse": ({"n": 30, "c": 11, "k": 5}, lambda s: {"table": _f(11), "out": _f(30)}),
     "invert": ({"n": 5}, lambda s: {"p": RNG.integers(0, 256, 20).astype(np.uint8), "q": np.zeros(20, np.uint8)}),
 }
 FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "flat.cu"),
@@ -419,6 +465,7 @@ FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "
         **dict.fromkeys(("axpy_struct", "copy_layout"), "params.cu"), "conv_rows": "halo.cu",
         **dict.fromkeys(("resize_nearest", "resize_u8", "resize_bilinear", "downsample"), "images.cu"),
         **dict.fromkeys(("resize_div", "resize_double", "taps_div", "tri_row", "radial"), "coords.cu"),
+        **dict.fromkeys(("octant", "slope", "hemisphere", "tiny_ratio", "resize_inv", "inverse"), "slowpaths.cu"),
         **dict.fromkeys(("conv_cols", "conv2d_tiled", "transpose_diag", "prescan", "nbody", "calls", "ptx_nc",
                          "cg_reduce"), "textbook.cu")}
 

@@ -201,17 +201,6 @@ def test_a_float_division_takes_its_fast_path_and_gives_the_correctly_rounded_qu
     assert got[("x", "load")] == warp_counts(4 * j, i < n, 4)
 
 
-@needs_nvcc
-def test_a_division_sent_to_its_slow_path_is_refused(tmp_path):
-    # a denormal divisor: FCHK sends every lane to the slow path, whose directed roundings (FFMA.RZ,
-    # .RP, .RM) warpsim does not compute; its quotient reaches the address, so the launch is refused
-    path = tmp_path / "divide.cu"
-    path.write_text(DIVIDE)
-    k = A.prepare(path, "d", "cdiv(n,128)", "128", {"n": 100, "s": 1e-40, "x": "float[100]"})
-    with pytest.raises(UsageError, match="an address computed from data"):
-        A.analyze_launch(k)
-
-
 DOUBLES = '''extern "C" __global__ void mul(const float *x, float *y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = x[(int)(i * 1.5)];   // a double literal: I2F.F64, DMUL, F2I.F64.TRUNC
@@ -443,10 +432,8 @@ def test_a_square_root_of_indices_is_the_correctly_rounded_one(tmp_path, entry, 
 
 
 @needs_nvcc
-def test_a_square_root_on_its_slow_path_and_rsqrtf_are_refused(tmp_path):
-    # sqrtf(-1) would reach the slow path's own MUFU.RSQ: refused, not guessed; rsqrtf's MUFU.RSQ
-    # is the hardware's approximation, used as it is
-    with pytest.raises(UsageError, match=r"sqrtf of a value its fast path does not take"):
-        A.analyze_launch(_roots(tmp_path, "dist", {"w": 37, "one": -1}))
+def test_rsqrtf_is_refused(tmp_path):
+    # rsqrtf's MUFU.RSQ is the hardware's approximation, used as it is (sqrtf's slow paths:
+    # tests/test_sass_slowpaths.py)
     with pytest.raises(UsageError, match=r"MUFU.RSQ outside sqrtf's fast path: the hardware's approximation"):
         A.analyze_launch(_roots(tmp_path, "rs", {}))

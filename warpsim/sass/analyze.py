@@ -185,6 +185,9 @@ def _pieces(kernel: Kernel, wide: bool) -> tuple[list[tuple[dict, list[Site]]], 
                 why = re.sub(r"computed from data \(([^)]*)\)(: the engine counts only addresses that are functions of "
                              r"the thread, block and loop indices)?", r"computed in floating point from the block or "
                              r"loop indices (\1)", str(e))
+                why = re.sub(r"a condition computed from data steers (.*?)(; warpsim counts only accesses decided by "
+                             r"the thread, block and loop indices)?$", r"a condition computed in floating point from "
+                             r"the block or loop indices steers \1", why)
                 refusal = NotSymbolic(f"{kernel.name}: {why}")
                 refusal.given = True
                 raise refusal from None

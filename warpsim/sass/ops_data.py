@@ -8,7 +8,7 @@ import numpy as np
 
 from warpsim import formula as F
 from warpsim.sass import alu, isa
-from warpsim.sass.ops_int import _BOOL
+from warpsim.sass.ops_int import _BOOL, op_sel
 from warpsim.sass.values import (
     MASK32,
     Opaque,
@@ -16,6 +16,7 @@ from warpsim.sass.values import (
     data_in,
     norm,
 )
+from warpsim.sass.state import select
 from warpsim.symbolic import Sym
 
 # -- floating point on constants ----------------------------------------------------------------------
@@ -115,6 +116,17 @@ def op_mufu(m, ins, path, guard, known):
     (EX2, LG2, SIN, COS, ...) are data."""
     dst, a_op = ins.operands[:2]
     vals = _floats(m, path, [a_op], known)
+    slow_path = m.program.ieee.get(ins.pc)
+    if vals is not None and slow_path:
+        seed = _slow_path_seed(m, ins.mods[0], slow_path, vals[0])
+        m.write(path, dst, Opaque(f"MUFU.{ins.mods[0]} in the {slow_path} slow path, of a value its refinement "
+                                  "is not known to round correctly from") if seed is None else alu.from_f32(seed), guard)
+        return
+    if vals is not None and ins.mods[0] == "RCP" and _rcp_fast_path(m.program, ins):
+        r = _rcp_seed(m, vals[0])
+        m.write(path, dst, Opaque("a reciprocal its fast path does not round correctly from the engine's seed")
+                if r is None else alu.from_f32(r), guard)
+        return
     if vals is not None and ins.mods[0] == "RSQ" and ins.guard is None and _sqrt_fast_path(m.program, ins):
         r = _sqrt_seed(m, vals[0])
         m.write(path, dst, Opaque("sqrtf of a value its fast path does not take: negative, denormal or "
@@ -160,6 +172,53 @@ def _sqrt_fast_path(program, ins) -> bool:
     return not want
 
 
+def _rcp_fast_path(program, ins) -> bool:
+    """Whether MUFU.RCP r, x at `ins` seeds nvcc's `1.0f / x` (rcp.rn) fast path and nothing else:
+    the next three instructions FFMA e, x, r, -1; FADD.FTZ f, -e, -RZ; FFMA q, r, f, r, each FFMA
+    rounding to nearest (`__frcp_rz` and its kin round theirs as they name)."""
+    r, x = ins.operands[0], ins.operands[1]
+    if not (isinstance(r, isa.Reg) and isinstance(x, isa.Reg)):
+        return False
+    after = [program.by_pc.get(ins.pc + k * isa.INSTRUCTION_BYTES) for k in (1, 2, 3)]
+    if any(o is None or o.guard is not None or len(o.operands) < 3 or set(o.mods) & set(_DIRECTED) for o in after):
+        return False
+    (ffma, e_ops), (fadd, f_ops), (last, q_ops) = ((o.opcode, list(o.operands)) for o in after)
+    minus_one = len(e_ops) == 4 and _float_imm(e_ops[3]) == -1.0
+    return (ffma == "FFMA" and minus_one and {_key(e_ops[1]), _key(e_ops[2])} == {_key(x), _key(r)}
+            and fadd == "FADD" and "FTZ" in after[1].mods and _same(f_ops[1], e_ops[0])
+            and last == "FFMA" and len(q_ops) == 4 and _same(q_ops[1], r) and _same(q_ops[2], f_ops[0])
+            and _same(q_ops[3], r))
+
+
+def _float_imm(o) -> float | None:
+    """An immediate's value as a float instruction reads it, else None."""
+    if isinstance(o, isa.FImm):
+        return alu.fimm(o.text)
+    return float(o.value) if isinstance(o, isa.Imm) else None
+
+
+def _key(o):
+    return (o.file, o.index) if isinstance(o, isa.Reg) else o
+
+
+def _rcp_seed(m, x):
+    """The reciprocal to seed `1.0f / x`'s fast path with, or None: the correctly rounded one, where
+    every live lane the fast path takes (x's exponent field 1 to 252: the range check before it)
+    gets the correctly rounded reciprocal from it through the Newton step (r - r (x r - 1), each
+    FFMA rounded once), which is what the GPU's rcp.rn gives, whatever its own seed. A lane outside
+    the range takes the slow path, the seed unread."""
+    x = np.asarray(x, dtype=np.float32)
+    live = np.asarray(True if m.live is None else m.live)
+    biased = (x.view(np.uint32) >> 23) & 0xFF
+    fast = (biased >= 1) & (biased <= 252)
+    with np.errstate(all="ignore"):
+        r = np.float32(1) / x
+        q = alu.fma32(r, _ftz(-alu.fma32(x, r, np.float32(-1))), r)
+        exact = (1.0 / x.astype(np.float64)).astype(np.float32)
+    ok = ~fast | (q.view(np.uint32) == exact.view(np.uint32))
+    return r if np.all(ok | ~live) else None
+
+
 def _sqrt_seed(m, x):
     """The reciprocal square root to seed sqrtf's fast path with, or None: where every live lane
     takes the fast path (x from 2^-101 up, finite: the range check beside it) and the fast path
@@ -172,13 +231,48 @@ def _sqrt_seed(m, x):
     fast = (((bits - 0x0D000000) & MASK32) <= 0x727FFFFF) & (bits < 0x7F800000)
     with np.errstate(all="ignore"):
         r = (1.0 / np.sqrt(x.astype(np.float64))).astype(np.float32)
+    # a lane outside the range check takes the slow path, the seed unread: a zero, a negative, an
+    # infinity or a NaN is answered there without one, a denormal by the slow path's own seed
+    ok = ~fast | _rounds_root(x, r)
+    return r if np.all(ok | ~live) else None
+
+
+def _rounds_root(x, r) -> np.ndarray:
+    """Whether sqrtf's refinement from the seed r (s = x r, h = r / 2, both .FTZ; s + (x - s s) h,
+    each FFMA rounded once) gives x's correctly rounded square root, lane by lane."""
+    with np.errstate(all="ignore"):
         s = _ftz(alu.mul32(x, r))
         q = alu.fma32(alu.fma32(-s, s, x), _ftz(alu.mul32(r, np.float32(0.5))), s)
         exact = np.sqrt(x.astype(np.float64)).astype(np.float32)
-    # a zero takes the slow path, whose first test returns it as it is (the seed unread, and the
-    # hardware's rsqrt of +-0, +-inf, besides); a negative, a denormal or an infinity would reach
-    # the slow path's own MUFU.RSQ: none may take it
-    ok = fast & (q.view(np.uint32) == exact.view(np.uint32)) | (x == 0)
+    return q.view(np.uint32) == exact.view(np.uint32)
+
+
+#: the seeds the slow paths take, as their code scales them: a normal divisor's significand (1 to
+#: 2) for RCP, a normal positive x (a denormal times 2^64) for RSQ
+_SEEDED = (2.0**-125, 2.0**125)
+
+
+def _slow_path_seed(m, fn: str, kind: str, x):
+    """MUFU.RCP or MUFU.RSQ inside nvcc's slow path of an IEEE division, reciprocal or square root
+    (`Program.ieee`): the correctly rounded reciprocal (square root), within the hardware's
+    approximation's error of it, from which the slow path's refinement rounds correctly, as PTX's
+    div.rn, rcp.rn and sqrt.rn do whatever the seed; for a square root, each lane's refinement is
+    checked to round correctly from it (`_rounds_root`), as the fast path's is. The division's
+    MUFU.RSQ of a NaN (its 0/0 and inf/inf) is a NaN. None (data) for a lane of another value."""
+    x = np.asarray(x, dtype=np.float32)
+    live = np.asarray(True if m.live is None else m.live)
+    lo, hi = _SEEDED
+    with np.errstate(all="ignore"):
+        if fn == "RSQ" and np.all(np.isnan(x) | ~live):
+            return np.full_like(x, np.nan)
+        normal = (np.abs(x) >= lo) & (np.abs(x) <= hi)
+        if fn == "RCP" and kind in ("div", "rcp"):  # rcp.approx's own answers for 0, inf and NaN
+            r, ok = np.float32(1) / x, normal | (x == 0) | ~np.isfinite(x)
+        elif fn == "RSQ" and kind == "sqrt":
+            r = (1.0 / np.sqrt(x.astype(np.float64))).astype(np.float32)
+            ok = normal & (x > 0) & _rounds_root(x, r)
+        else:
+            return None
     return r if np.all(ok | ~live) else None
 
 
@@ -251,10 +345,24 @@ def op_fchk(m, ins, path, guard, known):
         def inside(x, zero_ok):
             return (np.abs(x) >= lo) & (np.abs(x) <= hi) | (zero_ok & (x == 0))
         fast = inside(b, False) & inside(a, True) & inside(exact, True) & (q.view(np.uint32) == exact.view(np.uint32))
-    if not np.all(fast | ~np.asarray(True if m.live is None else m.live)):
-        m.write(path, p_out, Opaque("FCHK of a division that needs its slow path"), guard)
+    live = np.asarray(True if m.live is None else m.live)
+    m.write(path, p_out, F.FALSE if np.all(fast | ~live) else F.Const(np.broadcast_to(~fast & live, np.shape(fast))),
+            guard)
+
+
+def op_fsel(m, ins, path, guard, known):
+    """FSEL d, a, b, p: SEL's choice, where an |a| or -a is a float's (the sign bit cleared or
+    flipped, as atan2f's `FSEL R3, |R7|, |R4|, P2`), computed on constants of the threads alone."""
+    dst, a_op, b_op, p_op = ins.operands[:4]
+    if not any(isinstance(o, isa.Reg) and (o.abs or o.neg) for o in (a_op, b_op)):
+        op_sel(m, ins, path, guard, known)
         return
-    m.write(path, p_out, F.FALSE, guard)
+    vals = _floats(m, path, [a_op, b_op], known)
+    if vals is None:
+        op_opaque(m, ins, path, guard, known, m.float_data)
+        return
+    cond = m.read_pred(path, p_op, known)
+    m.write(path, dst, select(cond, *(alu.from_f32(v) for v in vals)), guard)
 
 
 def op_fmnmx(m, ins, path, guard, known):

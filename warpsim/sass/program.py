@@ -29,6 +29,7 @@ its header (irreducible flow) is refused when reached.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,6 +43,10 @@ CONTROL = {"BRA", "EXIT", "RET", "BRX", "JMX", "JMP", "CALL", "KILL"}
 AROUND = "it decides whether a loop that holds it goes round again (a trip count computed from data)"
 #: What code that data steers may not run (a side of a data branch, a loop of data-decided length):
 #: memory instructions and barriers, whose threads would not be known, and exits.
+#: nvcc's slow paths of the IEEE float operations (`$__internal_2_$__cuda_sm3x_div_rn_noftz_f32_slowpath`),
+#: whose result is the correctly rounded one, as PTX's div.rn, rcp.rn and sqrt.rn are, whatever the
+#: hardware's seed (docs/SASS.md, "Division and square root")
+IEEE_SLOW_PATH = re.compile(r"__cuda_sm\w*?_(div|rcp|sqrt)_rn_(?:noftz_)?f32_slowpath$")
 UNSTEERABLE = {"LDG", "LD", "LDS", "LDL", "LDSM", "STG", "ST", "STS", "STL", "LDGSTS", "REDG", "RED", "ATOMG",
                "ATOM", "ATOMS", "BAR", "EXIT", "KILL"}
 
@@ -62,6 +67,7 @@ class Program:
     successors: dict[int, tuple[int, ...]] = field(default_factory=dict)
     loops: dict[int, Loop] = field(default_factory=dict)  # header pc -> loop
     callees: dict[int, int] = field(default_factory=dict)  # CALL pc -> the subroutine's first pc
+    ieee: dict[int, str] = field(default_factory=dict)  # pc -> "div", "rcp" or "sqrt": in that IEEE slow path
     bank2: dict[int, int] = field(default_factory=dict)  # constant bank 2: byte offset -> word (relocated left out)
 
     def __post_init__(self):
@@ -70,14 +76,22 @@ class Program:
         tables = _jump_tables(self.instructions, self.function.constant2)
         self.successors = {i.pc: _successors(i, self.by_pc, tables.get(i.pc, ())) for i in self.instructions}
         calls = [i for i in self.instructions if i.opcode == "CALL"]
+        slow_paths = {}
         if calls:
             subs = subroutines(self.cubin.path, self.function.name)
             for i in calls:
                 name = next((o.text for o in i.operands if isinstance(o, isa.Other)), None)
                 if subs.get(name) in self.by_pc:
                     self.callees[i.pc] = subs[name]
+                    kind = IEEE_SLOW_PATH.search(name)
+                    if kind:
+                        slow_paths[subs[name]] = kind.group(1)
         reachable = _reachable(self.successors, [0, *self.callees.values()])
         self.successors = {pc: s for pc, s in self.successors.items() if pc in reachable}
+        for start, kind in slow_paths.items():
+            body = _reachable(self.successors, [start])
+            if not any(self.by_pc[pc].opcode in UNSTEERABLE | {"CALL"} for pc in body):
+                self.ieee.update(dict.fromkeys(body, kind))
         self.loops = {h: self._with_callees(loop) for h, loop in _natural_loops(self.successors).items()}
         self._regions: dict[int, tuple[int, frozenset[int]] | str] = {}
 
