@@ -437,3 +437,37 @@ def test_rsqrtf_is_refused(tmp_path):
     # tests/test_sass_slowpaths.py)
     with pytest.raises(UsageError, match=r"MUFU.RSQ outside sqrtf's fast path: the hardware's approximation"):
         A.analyze_launch(_roots(tmp_path, "rs", {}))
+
+
+PICK = '''extern "C" __global__ void pick(const float *x, float *y, int n, float s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = (i % 3 == 0) ? -24.0f : 40.0f;   // FSEL R0, -R2, 40, !P0: a float's -x and a float immediate
+  if (i < n) y[i] = x[(int)(i * s + v) + 24];
+}
+extern "C" __global__ void pick2(const float *x, float *y, int n, float s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = (i % 3 == 0) ? s : 40.0f;   // FSEL R0, R2, 40, P0: a float immediate beside a plain register
+  if (i < n) y[i] = x[(int)(i + v)];
+}
+'''
+
+
+@needs_nvcc
+@pytest.mark.parametrize("s", [0.7, 1.5])
+def test_fsel_chooses_floats_with_their_signs_and_immediates(tmp_path, s):
+    # FSEL's -R2 flips a float's sign bit (not an integer's negation) and its 40 is 40.0f (not the
+    # bits 0x28): both were read as integers until stop 30. i * s + v is one FFMA, exact in float64
+    # here and rounded once
+    path = tmp_path / "pick.cu"
+    path.write_text(PICK)
+    n = 1000
+    k = A.prepare(path, "pick", "cdiv(n,128)", "128", {"n": n, "s": s, "x": "float[1100]"})
+    got = {(r.array, r.op): (r.requests, r.sectors) for r in A.analyze_launch(k).rows}
+    i = np.arange(1024).reshape(-1, 32)
+    v = np.where(i % 3 == 0, -24.0, 40.0)
+    j = (i * np.float64(f32(s)) + v).astype(f32).astype(np.int64) + 24
+    assert got[("x", "load")] == warp_counts(4 * j, i < n, 4)
+    k = A.prepare(path, "pick2", "cdiv(n,128)", "128", {"n": n, "s": s, "x": "float[1100]"})
+    got = {(r.array, r.op): (r.requests, r.sectors) for r in A.analyze_launch(k).rows}
+    j = (i + np.where(i % 3 == 0, np.float64(f32(s)), 40.0)).astype(f32).astype(np.int64)
+    assert got[("x", "load")] == warp_counts(4 * j, i < n, 4)

@@ -351,18 +351,23 @@ def op_fchk(m, ins, path, guard, known):
 
 
 def op_fsel(m, ins, path, guard, known):
-    """FSEL d, a, b, p: SEL's choice, where an |a| or -a is a float's (the sign bit cleared or
-    flipped, as atan2f's `FSEL R3, |R7|, |R4|, P2`), computed on constants of the threads alone."""
+    """FSEL d, a, b, p: SEL's choice of a float: an |a| or -a is a float's (the sign bit cleared or
+    flipped, as atan2f's `FSEL R3, |R7|, |R4|, P2`), computed on constants of the threads alone, and
+    an integer immediate is a float's value (powf's `FSEL R0, RZ, -24, P0` chooses -24.0)."""
     dst, a_op, b_op, p_op = ins.operands[:4]
-    if not any(isinstance(o, isa.Reg) and (o.abs or o.neg) for o in (a_op, b_op)):
+    if not any(isinstance(o, isa.Imm) or isinstance(o, isa.Reg) and (o.abs or o.neg) for o in (a_op, b_op)):
         op_sel(m, ins, path, guard, known)
         return
-    vals = _floats(m, path, [a_op, b_op], known)
-    if vals is None:
-        op_opaque(m, ins, path, guard, known, m.float_data)
-        return
-    cond = m.read_pred(path, p_op, known)
-    m.write(path, dst, select(cond, *(alu.from_f32(v) for v in vals)), guard)
+    if any(isinstance(o, isa.Reg) and (o.abs or o.neg) for o in (a_op, b_op)):
+        vals = _floats(m, path, [a_op, b_op], known)
+        if vals is None:
+            op_opaque(m, ins, path, guard, known, m.float_data)
+            return
+        a, b = (alu.from_f32(v) for v in vals)
+    else:
+        a, b = (alu.from_f32(np.float32(o.value)) if isinstance(o, isa.Imm) else m.read(path, o, known)
+                for o in (a_op, b_op))
+    m.write(path, dst, select(m.read_pred(path, p_op, known), a, b), guard)
 
 
 def op_fmnmx(m, ins, path, guard, known):
