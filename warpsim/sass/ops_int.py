@@ -509,23 +509,40 @@ def op_sel(m, ins, path, guard, known):
     m.write(path, dst, select(cond, a, b), guard)
 
 
+#: the modifiers IMNMX, VIMNMX and VIADDMNMX are computed with (SIMD halves, `.S16x2`, are not)
+_MNMX_MODS = {"U32", "S32", "RELU"}
+
+
+def _mnmx(m, ins, a: Sym, b: Sym, want_min) -> object:
+    """min(a, b) where `want_min` holds for every thread, max where it holds for none, as a choice
+    of a or b; .RELU clamps the result at 0 from below (`max(min(i - c, m - 1), 0)`: relu of the
+    minimum is the minimum of the relus, each a choice of its own)."""
+    mods = set(ins.mods)
+    if mods - _MNMX_MODS or {"U32", "RELU"} <= mods:
+        raise EngineError(f"{ins.name}: a modifier the engine does not compute ({'.'.join(sorted(mods - {'S32'}))})")
+    is_min = want_min.all_true if isinstance(want_min, F.Const) and (want_min.all_true or want_min.all_false) else None
+    if is_min is None:
+        raise NotAffine(f"{ins.opcode} whose min/max choice differs per thread")
+    less = _compare(m, a, b, "LT", "U32" in mods)
+    if "RELU" in mods:
+        zero = const(0)
+        a, b = (select(_compare(m, v, zero, "LT", False), zero, v) for v in (a, b))
+    return select(less, a, b) if is_min else select(less, b, a)
+
+
 def op_imnmx(m, ins, path, guard, known):
+    """IMNMX/VIMNMX d, a, b, P: min where P is true, max where it is false (`_mnmx`)."""
     dst, a_op, b_op, p_op = ins.operands[:4]
     a, b = m.read_int(path, a_op, known), m.read_int(path, b_op, known)
     want_min = m.read_pred(path, p_op, known)
     if not _all_int([a, b]):
         m.write(path, dst, data_of(a, b), guard)
         return
-    less = _compare(m, a, b, "LT", "U32" in ins.mods)
-    is_min = want_min.all_true if isinstance(want_min, F.Const) and (want_min.all_true or want_min.all_false) else None
-    if is_min is None:
-        raise NotAffine("IMNMX whose min/max choice differs per thread")
-    result = select(less, a, b) if is_min else select(less, b, a)
-    m.write(path, dst, result, guard)
+    m.write(path, dst, _mnmx(m, ins, a, b, want_min), guard)
 
 
 def op_vimnmx(m, ins, path, guard, known):
-    """VIMNMX d, a, b, P (sm_90): min where P is true, max where it is false."""
+    """VIMNMX d, a, b, P (sm_90): min where P is true, max where it is false; .RELU as `_mnmx`."""
     op_imnmx(m, ins, path, guard, known)
 
 
@@ -536,18 +553,13 @@ def op_viadd(m, ins, path, guard, known):
 
 
 def op_viaddmnmx(m, ins, path, guard, known):
-    """VIADDMNMX d, a, b, c, P: min(a + b, c) where P is true, max where it is false."""
+    """VIADDMNMX d, a, b, c, P: min(a + b, c) where P is true, max where it is false; .RELU as `_mnmx`."""
     dst, a_op, b_op, c_op, p_op = ins.operands[:5]
     a, b, c = _ints(m, path, [a_op, b_op, c_op], known)
     if not _all_int([a, b, c]):
         m.write(path, dst, data_of(a, b, c), guard)
         return
-    s = a + b
-    want_min = m.read_pred(path, p_op, known)
-    if not (isinstance(want_min, F.Const) and (want_min.all_true or want_min.all_false)):
-        raise NotAffine("VIADDMNMX whose min/max choice differs per thread")
-    less = _compare(m, s, c, "LT", "U32" in ins.mods)
-    m.write(path, dst, select(less, s, c) if want_min.all_true else select(less, c, s), guard)
+    m.write(path, dst, _mnmx(m, ins, a + b, c, m.read_pred(path, p_op, known)), guard)
 
 
 def op_iabs(m, ins, path, guard, known):
