@@ -98,8 +98,12 @@ def op_fp(m, ins, path, guard, known):
     wide, ftz = ins.opcode.startswith("D"), "FTZ" in ins.mods
     vals = _floats(m, path, [o for o in ins.operands[1:] if not isinstance(o, isa.Pred)], known, wide, ftz)
     known_mods = {"RN", "FTZ", "RZ", "RM", "RP"} if not wide else {"RN"}
-    if vals is None or ins.opcode not in _FP or set(ins.mods) - known_mods:  # .SAT, a scaling: data
-        op_opaque(m, ins, path, guard, known, m.float_data)
+    unknown = set(ins.mods) - known_mods
+    if vals is None or ins.opcode not in _FP or unknown:  # .SAT (expf's reduction), a scaling: data
+        data = m.float_data
+        if data is None and unknown:
+            data = Opaque(f"{ins.opcode}.{'.'.join(sorted(unknown))}, a modifier the engine does not compute")
+        op_opaque(m, ins, path, guard, known, data)
         return
     mode = next((r for r in _DIRECTED if r in ins.mods), "RN")
     with np.errstate(over="ignore", invalid="ignore"):  # overflows to inf and NaN, as the GPU's
