@@ -608,6 +608,10 @@ def op_unary_bits(m, ins, path, guard, known):
 
 
 def op_prmt(m, ins, path, guard, known):
+    """PRMT d, a, sel, b: bytes of b:a chosen by sel's nibbles (the default mode); .F4E, .B4E,
+    .RC8, .ECL, .ECR and .RC16 choose otherwise, and are refused."""
+    if ins.mods:
+        raise EngineError(f"{ins.name}: a byte-permute mode the engine does not compute")
     dst, a_op, s_op, b_op = ins.operands[:4]
     a, s, b = _ints(m, path, [a_op, s_op, b_op], known)
     m.write(path, dst, alu.prmt(a, s, b) if all(isinstance(v, Sym) and not v.coef for v in (a, s, b))
@@ -615,8 +619,12 @@ def op_prmt(m, ins, path, guard, known):
 
 
 def op_bmsk(m, ins, path, guard, known):
+    """BMSK d, pos, width: `width` ones from bit `pos`, where pos and width lie below 32 (the clamp
+    and wrap modes, .W, agree there; past it the launch is refused, not guessed)."""
     dst, a_op, b_op = ins.operands[:3]
     a, b = _ints(m, path, [a_op, b_op], known)
+    if _all_int([a, b]) and alu.thread_only(a, b) and np.any((alu.u32(a) > 31) | (alu.u32(b) > 31)):
+        raise EngineError(f"{ins.name} of a position or width past 31, where its clamp and wrap modes differ")
     m.write(path, dst, alu.bmsk(a, b) if _all_int([a, b]) else data_of(a, b), guard)
 
 
@@ -630,6 +638,10 @@ def op_i2i(m, ins, path, guard, known):
 
 
 def op_p2r(m, ins, path, guard, known):
+    """P2R d, PR, base, mask: the predicates of `mask` packed into base's low bits (.B1-.B3, into
+    another byte, are refused)."""
+    if ins.mods:
+        raise EngineError(f"{ins.name}: a byte of the predicate register the engine does not pack")
     dst, _pr, base_op, mask_op = ins.operands[:4]
     mask = mask_op.value & 0x7F
     base = m.read_int(path, base_op, known)
@@ -644,6 +656,9 @@ def op_p2r(m, ins, path, guard, known):
 
 
 def op_r2p(m, ins, path, guard, known):
+    """R2P PR, src, mask: the predicates of `mask` from src's low bits (.B1-.B3 refused, as P2R's)."""
+    if ins.mods:
+        raise EngineError(f"{ins.name}: a byte of the predicate register the engine does not unpack")
     _pr, src_op, mask_op = ins.operands[:3]
     mask = mask_op.value & 0x7F
     src = m.read_int(path, src_op, known)
