@@ -712,6 +712,26 @@ def inverse(a: Arrays, s: Scalars) -> Arrays:
     return {"out": a["table"][_truncated(np.fmin(np.fmax(r * k, -k), k) + k)]}
 
 
+def shift(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/clamps.cu: y[i] = x[max(min(i - c, m - 1), 0)]."""
+    return {"y": a["x"][np.clip(np.arange(s["n"]) - s["c"], 0, s["m"] - 1)]}
+
+
+def blur3(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/clamps.cu: the mean of the 3x3 taps, each clamped to the image's edge."""
+    w, h, src = s["w"], s["h"], _matrix(a["src"], s["h"], s["w"]).astype(np.float64)
+    acc = sum(src[np.clip(np.arange(h) + dy, 0, h - 1)][:, np.clip(np.arange(w) + dx, 0, w - 1)]
+              for dy in (-1, 0, 1) for dx in (-1, 0, 1))
+    return {"dst": (acc / 9.0).reshape(-1).astype(np.float32)}
+
+
+def taps_edge(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/clamps.cu: the sum of each row's taps at x + k - taps / 2, clamped to the row."""
+    w, h, src = s["w"], s["h"], _matrix(a["src"], s["h"], s["w"]).astype(np.float64)
+    acc = sum(src[:, np.clip(np.arange(w) + k - s["taps"] // 2, 0, w - 1)] for k in range(s["taps"]))
+    return {"dst": acc.reshape(-1).astype(np.float32)}
+
+
 def doubled(a: Arrays, s: Scalars) -> Arrays:
     return {"y": (2 * a["x"]).astype(np.float32)}
 
@@ -884,6 +904,7 @@ REFERENCES: dict[str, Reference] = {
     "coords.cu:tri_row": tri_row,
     "coords.cu:radial": radial,
     **{f"slowpaths.cu:{f.__name__}": f for f in (octant, slope, hemisphere, tiny_ratio, resize_inv, inverse)},
+    **{f"clamps.cu:{f.__name__}": f for f in (shift, blur3, taps_edge)},
     "gridstride.cu:scale_gs": scale_gs,
     "gridstride.cu:gather_gs": gather_gs,
     "gridstride.cu:roll2d_gs": roll2d_gs,

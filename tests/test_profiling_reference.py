@@ -1,6 +1,6 @@
 """The numpy references (profiling.reference) of kernels/idioms.cu, flat.cu, gridstride.cu, local.cu,
 spill.cu, sparse.cu, votes.cu, switch.cu, userland.cu, atomics.cu, constants.cu, params.cu, halo.cu,
-textbook.cu, images.cu, coords.cu and slowpaths.cu against the kernels' own loops, written out per thread as the
+textbook.cu, images.cu, coords.cu, slowpaths.cu and clamps.cu against the kernels' own loops, written out per thread as the
 .cu reads, at small odd sizes:
 what a GPU run is checked by."""
 
@@ -282,6 +282,20 @@ def _per_thread(entry: str, a: dict, s: dict) -> dict:
             r = math.inf if i == s["c"] else float(np.float32(1 / Fraction(i - s["c"])))
             out.append(float(a["table"][int(min(max(float(np.float32(r * k)), -k), k) + k)]))
         return {"out": out}
+    if entry in ("shift", "blur3", "taps_edge"):  # kernels/clamps.cu, thread by thread
+        def clamp(v, hi):
+            return max(min(v, hi - 1), 0)
+        if entry == "shift":
+            return {"y": [float(a["x"][clamp(i - s["c"], s["m"])]) for i in range(s["n"])]}
+        w, h, src, out = s["w"], s["h"], a["src"], []
+        for y in range(h):
+            for x in range(w):
+                if entry == "blur3":
+                    out.append(sum(float(src[clamp(y + dy, h) * w + clamp(x + dx, w)])
+                                   for dy in (-1, 0, 1) for dx in (-1, 0, 1)) / 9.0)
+                else:
+                    out.append(sum(float(src[y * w + clamp(x + k - s["taps"] // 2, w)]) for k in range(s["taps"])))
+        return {"dst": out}
     if entry == "taps_div":
         sw, dw, h, src, out = s["sw"], s["dw"], s["h"], a["src"], []
         for y in range(h):
@@ -442,6 +456,9 @@ CASES = {
     "taps_div": ({"sw": 20, "dw": 6, "h": 3, "width": 0.77, "taps": 3}, lambda s: {"src": _f(60), "dst": _f(18)}),
     "tri_row": ({"n": 40}, lambda s: {"x": _f(40), "y": _f(40)}),
     "radial": ({"w": 7, "h": 5, "cx": 2, "cy": 3}, lambda s: {"profile": _f(12), "img": _f(35)}),
+    "shift": ({"n": 40, "c": 7, "m": 25}, lambda s: {"x": _f(25), "y": _f(40)}),
+    "blur3": ({"w": 7, "h": 5}, lambda s: {"src": _f(35), "dst": _f(35)}),
+    "taps_edge": ({"w": 9, "h": 3, "taps": 4}, lambda s: {"src": _f(27), "dst": _f(27)}),
     "octant": ({"w": 9, "h": 7, "cx": 4, "cy": 2, "n": 13}, lambda s: {"table": _f(13), "img": _f(63)}),
     "slope": ({"w": 9, "h": 7, "cx": 4, "cy": 2, "lim": 2.5, "bins": 7}, lambda s: {"table": _f(16), "img": _f(63)}),
     "hemisphere": ({"w": 9, "h": 7, "cx": 4, "cy": 3, "r": 3}, lambda s: {"height": _f(4), "img": _f(63)}),
@@ -466,6 +483,7 @@ FILE = {**dict.fromkeys(("row_scale", "outer_flat", "transpose_flat", "roll"), "
         **dict.fromkeys(("resize_nearest", "resize_u8", "resize_bilinear", "downsample"), "images.cu"),
         **dict.fromkeys(("resize_div", "resize_double", "taps_div", "tri_row", "radial"), "coords.cu"),
         **dict.fromkeys(("octant", "slope", "hemisphere", "tiny_ratio", "resize_inv", "inverse"), "slowpaths.cu"),
+        **dict.fromkeys(("shift", "blur3", "taps_edge"), "clamps.cu"),
         **dict.fromkeys(("conv_cols", "conv2d_tiled", "transpose_diag", "prescan", "nbody", "calls", "ptx_nc",
                          "cg_reduce"), "textbook.cu")}
 

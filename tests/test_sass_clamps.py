@@ -51,6 +51,13 @@ def test_the_relu_clamp_of_a_known_launch(tmp_path):
 
 
 @needs_nvcc
+@pytest.mark.parametrize("n,c,m", [(1000003, -7777, 900001), (120001, 30017, 60001)])
+def test_a_large_clamped_shift_is_counted_symbolically(tmp_path, n, c, m):
+    i = np.arange(-(-n // 128) * 128).reshape(-1, 32)
+    assert counted(tmp_path, "clamp", n, c, m) == warp_counts(4 * np.clip(i - c, 0, m - 1), i < n, 4)
+
+
+@needs_nvcc
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(entry=st.sampled_from(sorted(INDEX)), n=st.integers(1, 700), c=st.integers(-300, 900),
        m=st.integers(1, 900))
@@ -59,3 +66,23 @@ def test_a_clamped_index_counts_as_numpy_clamps_it(tmp_path, entry, n, c, m):
         c = -c  # i * i - c: a negative c only moves the clamp's corner
     i = np.arange(-(-n // 128) * 128).reshape(-1, 32)
     assert counted(tmp_path, entry, n, c, m) == warp_counts(4 * INDEX[entry](i, c, m), i < n, 4)
+
+
+@needs_nvcc
+@pytest.mark.parametrize("w,h", [(97, 61), (32, 8), (33, 9), (2000, 1500)])
+def test_a_blur_clamped_to_the_image_edge_counts_each_tap(w, h):
+    # kernels/clamps.cu's blur3: nine taps, each row and column clamped (VIMNMX.RELU and
+    # VIADDMNMX.RELU), one load instruction a tap; at 2000 x 1500 counted symbolically, where
+    # VIADDMNMX's y + 0xffffffff must be read as y - 1 before its clamp (it wrapped past 2^32 once)
+    from pathlib import Path
+
+    from test_sass_floats import summed, threads_2d
+    grid = (-(-w // 32), -(-h // 8))
+    x, y = threads_2d(grid, (32, 8))
+    on = (x < w) & (y < h)
+    want = summed([warp_counts(4 * (np.clip(y + dy, 0, h - 1) * w + np.clip(x + dx, 0, w - 1)), on, 4)
+                   for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
+    k = A.prepare(Path(__file__).resolve().parent.parent / "kernels" / "clamps.cu", "blur3",
+                  f"{grid[0]},{grid[1]}", "32x8", {"w": w, "h": h})
+    rows = {(r.array, r.op): (r.requests, r.sectors) for r in A.analyze_launch(k).rows}
+    assert rows[("src", "load")] == want

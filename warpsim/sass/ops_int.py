@@ -524,9 +524,9 @@ def _mnmx(m, ins, a: Sym, b: Sym, want_min) -> object:
     if is_min is None:
         raise NotAffine(f"{ins.opcode} whose min/max choice differs per thread")
     less = _compare(m, a, b, "LT", "U32" in mods)
-    if "RELU" in mods:
+    if "RELU" in mods:  # each side read as the signed 32-bit number it is (VIADDMNMX's a + 0xffffffff: a - 1)
         zero = const(0)
-        a, b = (select(_compare(m, v, zero, "LT", False), zero, v) for v in (a, b))
+        a, b = (select(_compare(m, v, zero, "LT", False), zero, _in_window(m, v, False)) for v in (a, b))
     return select(less, a, b) if is_min else select(less, b, a)
 
 
