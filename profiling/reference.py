@@ -727,7 +727,7 @@ def blur3(a: Arrays, s: Scalars) -> Arrays:
 
 def taps_edge(a: Arrays, s: Scalars) -> Arrays:
     """kernels/clamps.cu: the sum of each row's taps at x + k - taps / 2, clamped to the row."""
-    w, h, src = s["w"], s["h"], _matrix(a["src"], s["h"], s["w"]).astype(np.float64)
+    w, src = s["w"], _matrix(a["src"], s["h"], s["w"]).astype(np.float64)
     acc = sum(src[:, np.clip(np.arange(w) + k - s["taps"] // 2, 0, w - 1)] for k in range(s["taps"]))
     return {"dst": acc.reshape(-1).astype(np.float32)}
 
