@@ -724,7 +724,7 @@ def test_a_launch_that_loads_nothing_hits_nothing_and_that_is_within():
                                                  ("atoms5", 4, 84), ("blind17", 42, 902),
                                                  ("blind18", 8, 184), ("blind19", 48, 1112), ("blind20", 24, 520),
                                                  ("blind21", 30, 650), ("blind22", 36, 780),
-                                                 ("blind23", 24, 520)])
+                                                 ("blind23", 24, 520), ("blind24", 18, 390)])
 def test_blind_batches_measured_on_an_h100_are_exact_and_leave_the_caches_unjudged(name, traces, exact):
     # blind batches 14 (kernels/sortscan.cu), 15 (kernels/votes.cu), 16 (kernels/switch.cu, a
     # switch's jump tables, and kernels/userland.cu) and 17 (kernels/constants.cu's __constant__
@@ -732,8 +732,9 @@ def test_blind_batches_measured_on_an_h100_are_exact_and_leave_the_caches_unjudg
     # image), 19 (kernels/textbook.cu, kernels as textbooks write them), 20 (kernels/images.cu, addresses
     # computed in floating point from the indices, counted block by block), 21 (kernels/coords.cu, a float
     # division, doubles and sqrtf of the indices), 22 (kernels/slowpaths.cu, lanes on nvcc's slow paths of
-    # division, reciprocal and square root) and 23 (kernels/mathlib.cu, sinf, cosf, atan2f and logf), and the per-instruction ATOMS runs
-    # (scripts/h200_plan_atoms.py), predicted before they ran, measured on an H100 80GB
+    # division, reciprocal and square root), 23 (kernels/mathlib.cu, sinf, cosf, atan2f and logf) and 24
+    # (kernels/clamps.cu, indices clamped by VIMNMX.RELU and VIADDMNMX.RELU), and the per-instruction ATOMS
+    # runs (scripts/h200_plan_atoms.py), predicted before they ran, measured on an H100 80GB
     # HBM3 when no H200 could be had (same GH100 SM, driver 580.159.04 and ncu 2025.3.1): every
     # claimed count equals ncu's, among them shared_hist's ATOMS on 8 words of one bank (250,003
     # wavefronts, 218,752 excessive, at n = 1,000,003) and the warp-aggregated atomics' one REDG a
@@ -750,12 +751,13 @@ def test_blind_batches_measured_on_an_h100_are_exact_and_leave_the_caches_unjudg
     if name == "atoms2":  # count_from at n = 1,000,003: one aggregated REDG a warp, ceil(n / 32)
         redg = frame[frame.trace.str.contains("count_from")].set_index("metric")
         assert redg.measured["l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"] == 31_251
-    if name in ("blind16", "blind17", "blind18", "blind19", "blind20", "blind21", "blind22", "blind23"):  # 16: switch.cu's jump tables,
+    if name in ("blind16", "blind17", "blind18", "blind19", "blind20", "blind21", "blind22", "blind23",
+                "blind24"):  # 16: switch.cu's jump tables,
         # userland.cu (stop 26); 17: constants.cu's __constant__ values given by --arg and params.cu's structures
         # by value; 18: halo.cu's halo left of the image, float __constant__ weights; 19: textbook.cu (stop 28);
         # 20: images.cu's float coordinates (stop 29); 21: coords.cu's divisions and square roots; 22:
         # slowpaths.cu's 0 / 0, x / 0, denormals, sqrtf of negatives and 1.0f / x; 23: mathlib.cu's sinf,
-        # cosf, atan2f and logf (stop 30): as predicted
+        # cosf, atan2f and logf; 24: clamps.cu's .RELU clamps (stop 30): as predicted
         predicted = (TRACES_DIR.parent / "scripts" / f"h200_{name}_predictions.json").read_text()
         _as_committed(json.loads(predicted), found)
     if name == "atoms4":  # kernels/atomics2.cu: lanes on words of one sector unevenly, predicted (commit

@@ -1,7 +1,7 @@
 """The numpy references (profiling.reference) of kernels/idioms.cu, flat.cu, gridstride.cu, local.cu,
 spill.cu, sparse.cu, votes.cu, switch.cu, userland.cu, atomics.cu, constants.cu, params.cu, halo.cu,
-textbook.cu, images.cu, coords.cu, slowpaths.cu and clamps.cu against the kernels' own loops, written out per thread as the
-.cu reads, at small odd sizes:
+textbook.cu, images.cu, coords.cu, slowpaths.cu and clamps.cu against the kernels' own loops, written
+out per thread as the .cu reads, at small odd sizes:
 what a GPU run is checked by."""
 
 from __future__ import annotations

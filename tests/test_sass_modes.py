@@ -39,7 +39,8 @@ def kernel(tmp_path, entry: str, args: dict):
 @pytest.mark.parametrize("w", [0, 5, 24, 31])
 def test_bit_masks_below_32_are_counted(tmp_path, w):
     # w ones from bit i & 7 in both modes, those past bit 31 dropped: popc min(w, 32 - (i & 7)) each
-    rows = {(r.array, r.op): (r.requests, r.sectors) for r in A.analyze_launch(kernel(tmp_path, "masks", {"w": w})).rows}
+    analysis = A.analyze_launch(kernel(tmp_path, "masks", {"w": w}))
+    rows = {(r.array, r.op): (r.requests, r.sectors) for r in analysis.rows}
     i = np.arange(384).reshape(-1, 32)
     assert rows[("x", "load")] == warp_counts(4 * 2 * np.minimum(w, 32 - (i & 7)), i < 300, 4)
 

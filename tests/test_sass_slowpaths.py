@@ -122,10 +122,12 @@ def test_a_reciprocal_of_zero_is_infinite_and_clamped(c, k):
     assert got[("table", "load")] == warp_counts(4 * t, i < n, 4)
 
 
-BITS = '''__device__ int word(float r) { return r != r ? 0 : __float_as_int(r) & 0xfff; }   // a NaN's payload is the hardware's
+BITS = '''// a NaN's payload is the hardware's: every NaN reads word 0
+__device__ int word(float r) { return r != r ? 0 : __float_as_int(r) & 0xfff; }
 extern "C" __global__ void q(const float *t, const float *u, const float *v, float *y, int n, int m, float a, float b) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  float p = __int_as_float(i % m * 0x01234567 + __float_as_int(a)), d = __int_as_float(i / m * 0x00765433 + __float_as_int(b));
+  float p = __int_as_float(i % m * 0x01234567 + __float_as_int(a));
+  float d = __int_as_float(i / m * 0x00765433 + __float_as_int(b));
   if (i < n) y[i] = t[word(p / d)] + u[word(1.0f / d)] + v[word(sqrtf(p))];
 }
 '''

@@ -123,8 +123,9 @@ def op_mufu(m, ins, path, guard, known):
     slow_path = m.program.ieee.get(ins.pc)
     if vals is not None and slow_path:
         seed = _slow_path_seed(m, ins.mods[0], slow_path, vals[0])
-        m.write(path, dst, Opaque(f"MUFU.{ins.mods[0]} in the {slow_path} slow path, of a value its refinement "
-                                  "is not known to round correctly from") if seed is None else alu.from_f32(seed), guard)
+        why = f"MUFU.{ins.mods[0]} in the {slow_path} slow path, of a value its refinement is not known to round " \
+              "correctly from"
+        m.write(path, dst, Opaque(why) if seed is None else alu.from_f32(seed), guard)
         return
     if vals is not None and ins.mods[0] == "RCP" and _rcp_fast_path(m.program, ins):
         r = _rcp_seed(m, vals[0])
