@@ -36,7 +36,7 @@ def _float(m, path, o, known, wide: bool = False, ftz: bool = False):
     float instruction is a float's value (`FFMA R4, R3, -R7, 1` adds 1.0)."""
     dtype = np.float64 if wide else np.float32
     if isinstance(o, (isa.Imm, isa.FImm)):
-        return dtype(o.value if isinstance(o, isa.Imm) else alu.fimm(o.text))
+        return dtype(_float_imm(o))
     plain = isa.Reg(o.file, o.index, sel=o.sel) if isinstance(o, isa.Reg) else o
     words = [m.read(path, plain, known, k) for k in range(2 if wide else 1)]
     _note_indexed(m, words)
@@ -189,7 +189,8 @@ def _rcp_fast_path(program, ins) -> bool:
         return False
     (ffma, e_ops), (fadd, f_ops), (last, q_ops) = ((o.opcode, list(o.operands)) for o in after)
     minus_one = len(e_ops) == 4 and _float_imm(e_ops[3]) == -1.0
-    return (ffma == "FFMA" and minus_one and {_key(e_ops[1]), _key(e_ops[2])} == {_key(x), _key(r)}
+    x_r = _same(e_ops[1], x) and _same(e_ops[2], r) or _same(e_ops[1], r) and _same(e_ops[2], x)
+    return (ffma == "FFMA" and minus_one and x_r
             and fadd == "FADD" and "FTZ" in after[1].mods and _same(f_ops[1], e_ops[0])
             and last == "FFMA" and len(q_ops) == 4 and _same(q_ops[1], r) and _same(q_ops[2], f_ops[0])
             and _same(q_ops[3], r))
@@ -202,10 +203,6 @@ def _float_imm(o) -> float | None:
     return float(o.value) if isinstance(o, isa.Imm) else None
 
 
-def _key(o):
-    return (o.file, o.index) if isinstance(o, isa.Reg) else o
-
-
 def _rcp_seed(m, x):
     """The reciprocal to seed `1.0f / x`'s fast path with, or None: the correctly rounded one, where
     every live lane the fast path takes (x's exponent field 1 to 252: the range check before it)
@@ -213,15 +210,18 @@ def _rcp_seed(m, x):
     FFMA rounded once), which is what the GPU's rcp.rn gives, whatever its own seed. A lane outside
     the range takes the slow path, the seed unread."""
     x = np.asarray(x, dtype=np.float32)
-    live = np.asarray(True if m.live is None else m.live)
     biased = (x.view(np.uint32) >> 23) & 0xFF
     fast = (biased >= 1) & (biased <= 252)
     with np.errstate(all="ignore"):
-        r = np.float32(1) / x
+        r = np.float32(1) / x  # IEEE's division: the correctly rounded reciprocal, the answer too
         q = alu.fma32(r, _ftz(-alu.fma32(x, r, np.float32(-1))), r)
-        exact = (1.0 / x.astype(np.float64)).astype(np.float32)
-    ok = ~fast | (q.view(np.uint32) == exact.view(np.uint32))
-    return r if np.all(ok | ~live) else None
+    ok = ~fast | (q.view(np.uint32) == r.view(np.uint32))
+    return r if np.all(ok | ~_live(m)) else None
+
+
+def _live(m) -> np.ndarray:
+    """The threads on the path now, as a bool array (all of them where the machine has no mask)."""
+    return np.asarray(True if m.live is None else m.live)
 
 
 def _sqrt_seed(m, x):
@@ -232,14 +232,13 @@ def _sqrt_seed(m, x):
     own seed, or zero. Anywhere else the seed is data."""
     x = np.asarray(x, dtype=np.float32)
     bits = x.view(np.uint32).astype(np.int64)
-    live = np.asarray(True if m.live is None else m.live)
     fast = (((bits - 0x0D000000) & MASK32) <= 0x727FFFFF) & (bits < 0x7F800000)
     with np.errstate(all="ignore"):
         r = (1.0 / np.sqrt(x.astype(np.float64))).astype(np.float32)
     # a lane outside the range check takes the slow path, the seed unread: a zero, a negative, an
     # infinity or a NaN is answered there without one, a denormal by the slow path's own seed
     ok = ~fast | _rounds_root(x, r)
-    return r if np.all(ok | ~live) else None
+    return r if np.all(ok | ~_live(m)) else None
 
 
 def _rounds_root(x, r) -> np.ndarray:
@@ -265,7 +264,7 @@ def _slow_path_seed(m, fn: str, kind: str, x):
     checked to round correctly from it (`_rounds_root`), as the fast path's is. The division's
     MUFU.RSQ of a NaN (its 0/0 and inf/inf) is a NaN. None (data) for a lane of another value."""
     x = np.asarray(x, dtype=np.float32)
-    live = np.asarray(True if m.live is None else m.live)
+    live = _live(m)
     lo, hi = _SEEDED
     with np.errstate(all="ignore"):
         if fn == "RSQ" and np.all(np.isnan(x) | ~live):
@@ -350,7 +349,7 @@ def op_fchk(m, ins, path, guard, known):
         def inside(x, zero_ok):
             return (np.abs(x) >= lo) & (np.abs(x) <= hi) | (zero_ok & (x == 0))
         fast = inside(b, False) & inside(a, True) & inside(exact, True) & (q.view(np.uint32) == exact.view(np.uint32))
-    live = np.asarray(True if m.live is None else m.live)
+    live = _live(m)
     m.write(path, p_out, F.FALSE if np.all(fast | ~live) else F.Const(np.broadcast_to(~fast & live, np.shape(fast))),
             guard)
 

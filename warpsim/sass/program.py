@@ -41,12 +41,12 @@ from warpsim.sass.cubin import Cubin, Function, read_cubin, subroutines
 CONTROL = {"BRA", "EXIT", "RET", "BRX", "JMX", "JMP", "CALL", "KILL"}
 #: Why a data branch has no region: it decides whether a loop that holds it goes round again.
 AROUND = "it decides whether a loop that holds it goes round again (a trip count computed from data)"
-#: What code that data steers may not run (a side of a data branch, a loop of data-decided length):
-#: memory instructions and barriers, whose threads would not be known, and exits.
 #: nvcc's slow paths of the IEEE float operations (`$__internal_2_$__cuda_sm3x_div_rn_noftz_f32_slowpath`),
 #: whose result is the correctly rounded one, as PTX's div.rn, rcp.rn and sqrt.rn are, whatever the
-#: hardware's seed (docs/SASS.md, "Division and square root")
+#: hardware's seed (docs/SASS.md, "The IEEE slow paths")
 IEEE_SLOW_PATH = re.compile(r"__cuda_sm\w*?_(div|rcp|sqrt)_rn_(?:noftz_)?f32_slowpath$")
+#: What code that data steers may not run (a side of a data branch, a loop of data-decided length):
+#: memory instructions and barriers, whose threads would not be known, and exits.
 UNSTEERABLE = {"LDG", "LD", "LDS", "LDL", "LDSM", "STG", "ST", "STS", "STL", "LDGSTS", "REDG", "RED", "ATOMG",
                "ATOM", "ATOMS", "BAR", "EXIT", "KILL"}
 
