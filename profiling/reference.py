@@ -637,16 +637,16 @@ def tri_row(a: Arrays, s: Scalars) -> Arrays:
     return {"y": a["x"][((root - np.float32(1)) * np.float32(0.5)).astype(np.int64)].copy()}
 
 
-def radial(a: Arrays, s: Scalars) -> Arrays:
-    """kernels/coords.cu: img[y, x] = profile[(int)sqrtf(float((x - cx)^2 + (y - cy)^2))]."""
-    dy, dx = np.meshgrid(np.arange(s["h"]) - s["cy"], np.arange(s["w"]) - s["cx"], indexing="ij")
-    d2 = (dx * dx + dy * dy).astype(np.float32)
-    return {"img": a["profile"][np.sqrt(d2.astype(np.float64)).astype(np.float32).astype(np.int64)].reshape(-1)}
-
-
 def _pixel_offsets(s: Scalars) -> tuple[np.ndarray, np.ndarray]:
     """Each pixel's y - cy and x - cx, (h, w)."""
     return np.meshgrid(np.arange(s["h"]) - s["cy"], np.arange(s["w"]) - s["cx"], indexing="ij")
+
+
+def radial(a: Arrays, s: Scalars) -> Arrays:
+    """kernels/coords.cu: img[y, x] = profile[(int)sqrtf(float((x - cx)^2 + (y - cy)^2))]."""
+    dy, dx = _pixel_offsets(s)
+    d2 = (dx * dx + dy * dy).astype(np.float32)
+    return {"img": a["profile"][np.sqrt(d2.astype(np.float64)).astype(np.float32).astype(np.int64)].reshape(-1)}
 
 
 def _truncated(v: np.ndarray) -> np.ndarray:
