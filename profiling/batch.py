@@ -147,12 +147,16 @@ def run(entries: list[dict], options: BatchOptions) -> BatchResult:
 
 
 def _keep_cubin_beside(entry: dict, trace: Path) -> None:
-    """The plan's cubin (the machine code that ran) beside the trace, wherever the traces go: a
+    """The plan's cubin (the machine code that ran) beside the trace, and the files its buffers'
+    contents came from (`@PATH#DIGEST`, pinned by profiling.plan), wherever the traces go: a
     folder of traces moved or compared elsewhere keeps what its predictions are made from."""
-    cubin = PlanLaunch(entry).cubin()
-    beside = trace.parent / cubin.name
-    if cubin.is_file() and not beside.exists():
-        shutil.copyfile(cubin, beside)
+    launch = PlanLaunch(entry)
+    files = [launch.cubin()] + [launch.root / p["contents"][1:].partition("#")[0] for p in entry["params"]
+                                if str(p.get("contents", "")).startswith("@")]
+    for path in files:
+        beside = trace.parent / path.name
+        if path.is_file() and not beside.exists():
+            shutil.copyfile(path, beside)
 
 
 def _per_instruction(exe: str, entry: dict, options: BatchOptions, tmp: Path) -> list[dict]:

@@ -319,6 +319,23 @@ def _launch_key(trace: Trace) -> tuple:
             meta.get("dynamic_shared_text"))
 
 
+def _data_files(trace: Trace) -> dict:
+    """A sass trace's arguments, each buffer contents file it pinned (`TYPE[COUNT]=@PATH#DIGEST`,
+    profiling.plan) found as the cubin is: beside the trace, else under the checkout (the digest
+    still checked when it is read)."""
+    from profiling.plan import REPO
+
+    args = dict(trace.meta["args"])
+    for name, text in args.items():
+        decl, sep, given = str(text).partition("]=@")
+        if sep and not Path(given).is_absolute():
+            path, _, digest = given.partition("#")
+            beside = Path(trace.path).parent / Path(path).name if trace.path else None
+            found = beside if beside is not None and beside.is_file() else REPO / path
+            args[name] = f"{decl}]=@{found}" + (f"#{digest}" if digest else "")
+    return args
+
+
 def sass_launch(trace: Trace):
     """A sass trace's launch (`warpsim.sass.analyze.Kernel`), from the cubin kept beside it."""
     from warpsim.sass.analyze import prepare
@@ -326,7 +343,7 @@ def sass_launch(trace: Trace):
     meta = trace.meta
     source, cubin = _sources(trace)
     names = meta.get("param_names")  # (traces of call 4 predate it: their source names them)
-    return prepare(cubin, meta["entry"], meta["grid_text"], meta["block_text"], meta["args"],
+    return prepare(cubin, meta["entry"], meta["grid_text"], meta["block_text"], _data_files(trace),
                    source=source if source.is_file() else None, param_names=names,
                    dynamic_shared=meta.get("dynamic_shared_text"))
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -195,6 +196,14 @@ def _pack_structs(params: list[dict], args: list) -> list:
     return out
 
 
+def _rooted(text: str, root: Path) -> str:
+    """Contents read from a file the plan pinned (`@PATH#DIGEST`, PATH from the checkout), the
+    path made absolute, whatever folder the replay runs in."""
+    if text.startswith("@") and not Path(text[1:]).is_absolute():
+        return f"@{Path(root) / text[1:]}"
+    return text
+
+
 def replay(entry: dict, modules: dict, seed: int = 0) -> str | None:
     """Launch one plan entry once (its cubin loaded with CuPy, its buffers random) and check it
     against its numpy reference when there is one; returns why it is wrong, or None."""
@@ -221,7 +230,7 @@ def replay(entry: dict, modules: dict, seed: int = 0) -> str | None:
         if p["kind"] == "pointer":
             host[p["name"]] = _fill(rng, p["dtype"], p["count"])
             if p.get("contents"):  # the values warpsim was given too (warpsim.sass.launch.contents)
-                host[p["name"]] = contents(p["name"], p["type"], p["count"], p["contents"], ints)
+                host[p["name"]] = contents(p["name"], p["type"], p["count"], _rooted(p["contents"], launch.root), ints)
             devices[p["name"]] = cupy.asarray(host[p["name"]])
             args.append(devices[p["name"]])
         else:

@@ -75,6 +75,36 @@ def _in_struct(p) -> dict:
     return {"struct": p.struct, "struct_size": size, "field_offset": p.offset - base}
 
 
+def _pin_files(args: dict, folder: Path) -> dict:
+    """Buffer contents given as a file (`TYPE[COUNT]=@PATH`) copied into `folder` under their
+    digest, the argument rewritten to that copy and pinned (`@COPY#DIGEST`): the trace keeps the
+    data that ran, and its launch reads that data again or refuses (warpsim.sass.launch.contents)."""
+    from warpsim.sass.launch import DIGEST_MARK, FILE_MARK, file_digest, file_reference
+
+    pinned = {}
+    for name, text in args.items():
+        decl, sep, given = text.replace(" ", "").partition("]=")
+        if sep and given.startswith(FILE_MARK):
+            path, digest = file_reference(given)
+            if path.is_file() and not digest:  # a file that is not there, or not the one pinned: contents() says
+                digest = file_digest(path)
+                copy = folder / f"{path.stem}-{digest}{path.suffix}"
+                if not copy.exists():
+                    folder.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(path, copy)
+                text = f"{decl}]={FILE_MARK}{copy.resolve()}{DIGEST_MARK}{digest}"
+        pinned[name] = text
+    return pinned
+
+
+def _portable(text: str) -> str:
+    """A pinned contents file (`...@/checkout/traces/...#DIGEST`) named from the checkout, as the
+    plan's cubin is: the GPU run and `profile compare` find it there."""
+    head, sep, given = str(text).partition("@")
+    return f"{head}@{_relative(Path(given.partition('#')[0]))}#{given.partition('#')[2]}" if sep and "#" in given \
+        else text
+
+
 def build(source: Path | str, entry: str, grid: str, block: str, args: dict, traces_dir: Path,
           per_array: bool = False, reference: str | None = None, dynamic_shared: str | None = None) -> dict:
     """One launch of any kernel, resolved (a UsageError says what is missing); copies its cubin
@@ -82,7 +112,8 @@ def build(source: Path | str, entry: str, grid: str, block: str, args: dict, tra
     integer expression of the scalar arguments (the entry keeps it, and its value)."""
     from warpsim.sass.analyze import prepare
 
-    kernel = prepare(source, entry, grid, block, {k: str(v) for k, v in args.items()}, dynamic_shared=dynamic_shared)
+    args = _pin_files({k: str(v) for k, v in args.items()}, Path(traces_dir) / SASS_TRACES / Path(source).stem)
+    kernel = prepare(source, entry, grid, block, args, dynamic_shared=dynamic_shared)
     k = kernel.launch
     params = []
     for p in k.params:
@@ -94,7 +125,7 @@ def build(source: Path | str, entry: str, grid: str, block: str, args: dict, tra
             kind, count = decl
             given = k.contents_text.get(p.name)  # contents the launch gives
             params.append({"name": p.name, "kind": "pointer", "type": kind, "dtype": DTYPES.get(kind, "float32"),
-                           "count": int(count) * LANES.get(kind, 1), **({"contents": given} if given else {}),
+                           "count": int(count) * LANES.get(kind, 1), **({"contents": _portable(given)} if given else {}),
                            **_in_struct(p)})
         else:
             params.append({"name": p.name, "kind": "float" if p.is_float else "int", "size": p.size,
@@ -116,9 +147,17 @@ def build(source: Path | str, entry: str, grid: str, block: str, args: dict, tra
         "mangled": kernel.program.function.name, "cubin": _relative(cubin), "cubin_sha256": sha,
         "source_sha256": source_sha256(source),
         "grid": list(k.grid), "block": list(k.block), "grid_text": grid, "block_text": block,
-        "args": {key: str(v) for key, v in args.items()}, "params": params, "per_array": per_array,
+        "args": {key: _portable(v) for key, v in args.items()}, "params": params, "per_array": per_array,
         "reference": reference, **shared, **constants,
     }
+
+
+def _from_folder(text: str, folder: Path) -> str:
+    """A catalog buffer's contents file (`TYPE[COUNT]=@PATH`) named from the catalog's folder."""
+    decl, sep, given = str(text).replace(" ", "").partition("]=@")
+    if sep and not Path(given).is_absolute():
+        return f"{decl}]=@{Path(folder) / given}"
+    return text
 
 
 def from_catalog(catalog: Path | str, traces_dir: Path, kernels_dir: Path | None = None) -> list[dict]:
@@ -132,7 +171,7 @@ def from_catalog(catalog: Path | str, traces_dir: Path, kernels_dir: Path | None
     launches = []
     for e in entries:
         for i, size in enumerate(e["sizes"]):
-            args = {**size, **e.get("buffers", {})}
+            args = {**size, **{name: _from_folder(text, folder) for name, text in e.get("buffers", {}).items()}}
             launches.append(build(folder / e["file"], e["entry"], e["grid"], e["block"], args, traces_dir,
                                   per_array=(i == e.get("per_array", -1)), reference=f"{e['file']}:{e['entry']}",
                                   dynamic_shared=e.get("dynamic_shared")))
@@ -162,6 +201,8 @@ class PlanLaunch:
     @property
     def id(self) -> str:
         return self.entry["id"]
+
+    root = REPO  # where the plan's relative paths (its cubin, its contents files) start
 
     def cubin(self, root: Path = REPO) -> Path:
         return Path(root) / self.entry["cubin"]

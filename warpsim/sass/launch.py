@@ -41,6 +41,7 @@ textures and surfaces are not.
 from __future__ import annotations
 
 import ast
+import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -471,24 +472,77 @@ INDEX = "i"  # the element index in a contents expression
 
 
 def contents(name: str, kind: str, count: int, text: str, ints: dict) -> np.ndarray:
-    """The values of a buffer whose contents the launch gives: `text`, an integer expression of
-    the element index `i` and the integer arguments, at i = 0 .. count-1, as the element type."""
+    """The values of a buffer whose contents the launch gives, as the element type: `text`, an
+    integer expression of the element index `i` and the integer arguments, at i = 0 .. count-1;
+    or `@PATH`, a .npy file's integers (`numpy.save`; any shape, read in C order, as cudaMemcpy
+    copies a C-contiguous array), `@PATH#DIGEST` where the file's sha256 must begin with DIGEST
+    (what a trace records, `file_digest`)."""
     what = f"--arg {name}={kind}[...]={text}:"
     if kind not in CONTENT_TYPES:
         raise UsageError(f"{what} contents are given for integer buffers only (the indices addresses are "
                          f"computed from: {', '.join(sorted(CONTENT_TYPES))}); leave out '={text}'")
-    if INDEX in ints:
-        raise UsageError(f"{what} the element index {INDEX!r} is also a scalar argument's name; rename it")
     if count > MAX_CONTENTS:
         raise UsageError(f"{what} {count:,} elements: warpsim keeps given contents of up to {MAX_CONTENTS:,}")
-    values = np.broadcast_to(np.asarray(evaluate(text, {**ints, INDEX: np.arange(count, dtype=np.int64)},
-                                                 f"--arg {name}"), dtype=np.int64), (count,))
+    if text.startswith(FILE_MARK):
+        values = _file_contents(what, text, kind, count)
+    else:
+        if INDEX in ints:
+            raise UsageError(f"{what} the element index {INDEX!r} is also a scalar argument's name; rename it")
+        values = np.broadcast_to(np.asarray(evaluate(text, {**ints, INDEX: np.arange(count, dtype=np.int64)},
+                                                     f"--arg {name}"), dtype=np.int64), (count,))
     info = np.iinfo(CONTENT_TYPES[kind])
     bad = np.flatnonzero((values < info.min) | (values > info.max))
     if len(bad):
         raise UsageError(f"{what} element {bad[0]} is {values[bad[0]]}, outside {kind}'s range "
                          f"[{info.min}, {info.max}]")
     return values.astype(CONTENT_TYPES[kind])
+
+
+FILE_MARK = "@"  # `--arg perm='int[n]=@perm.npy'`: the contents are a file's
+NPY_MAGIC = b"\x93NUMPY"  # how every .npy file begins (numpy.lib.format)
+DIGEST_MARK = "#"  # `@perm.npy#1a2b3c4d5e6f7a8b`: ... whose sha256 begins so
+
+
+def file_reference(text: str) -> tuple[Path, str]:
+    """`@PATH[#DIGEST]` -> (PATH, DIGEST or '')."""
+    path, _, digest = text.removeprefix(FILE_MARK).partition(DIGEST_MARK)
+    return Path(path), digest
+
+
+def file_digest(path: Path | str) -> str:
+    """The first 16 hex digits of a file's sha256, as `@PATH#DIGEST` pins it."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def _file_contents(what: str, text: str, kind: str, count: int) -> np.ndarray:
+    """A `@PATH[#DIGEST]` buffer's values, as int64, checked: a .npy of integers, `count` of them."""
+    path, digest = file_reference(text)
+    if not path.is_file():
+        raise UsageError(f"{what} there is no file {path}; give a .npy file written by numpy.save")
+    if digest and not hashlib.sha256(path.read_bytes()).hexdigest().startswith(digest.lower()):
+        raise UsageError(f"{what} {path} is not the file recorded (its sha256 does not begin {digest}): "
+                         "restore that file, or give the launch without the digest")
+    with path.open("rb") as f:
+        magic = f.read(len(NPY_MAGIC))
+    if magic != NPY_MAGIC:
+        kind_of = "an .npz archive" if magic.startswith(b"PK") else "not a .npy file"
+        raise UsageError(f"{what} {path} is {kind_of}; give one array's .npy, written by numpy.save")
+    try:
+        values = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError) as e:  # Python objects (pickled), a truncated file
+        raise UsageError(f"{what} {path}: numpy cannot read it without pickle ({e}); save an integer array") \
+            from None
+    if values.dtype.kind not in "iu":
+        raise UsageError(f"{what} {path} holds {values.dtype} values; contents are integers (the indices "
+                         f"addresses are computed from): save them as integers")
+    if values.size != count:
+        raise UsageError(f"{what} {path} holds {values.size:,} elements where {kind}[{count:,}] is declared; "
+                         "declare its size, or give the file of that size")
+    values = values.reshape(-1)
+    if values.dtype == np.uint64 and len(values) and values.max() > np.iinfo(np.int64).max:
+        big = int(np.flatnonzero(values > np.iinfo(np.int64).max)[0])
+        raise UsageError(f"{what} element {big} is {values[big]}, outside {kind}'s range")
+    return values.astype(np.int64)
 
 
 MAX_CONTENTS = 1 << 28  # elements of a buffer's given contents (1 GiB of int32)
