@@ -79,7 +79,9 @@ def run(
                                        "over the scalar arguments, e.g. 'cdiv(N,32),cdiv(M,32)'"),
     arg: Optional[List[str]] = typer.Option(None, "--arg", help=".cu/.cubin: NAME=VALUE for each scalar parameter, "
                                             "NAME=TYPE[COUNT] for each pointer, NAME=TYPE[COUNT]=EXPR for an index "
-                                            "buffer whose contents EXPR (of the element index i) gives (repeat)"),
+                                            "buffer whose contents EXPR (of the element index i) gives, NAME=TYPE[COUNT]=@FILE.npy for "
+                                            "one whose contents a numpy.save file gives, pinned under traces/ "
+                                            "(repeat)"),
     dynamic_shared: Optional[str] = typer.Option(None, "--dynamic-shared", help=".cu/.cubin: bytes of dynamic "
                                                  "shared memory per block (`extern __shared__`), an integer "
                                                  "expression like --grid's"),

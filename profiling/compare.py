@@ -321,8 +321,9 @@ def _launch_key(trace: Trace) -> tuple:
 
 def _data_files(trace: Trace) -> dict:
     """A sass trace's arguments, each buffer contents file it pinned (`TYPE[COUNT]=@PATH#DIGEST`,
-    profiling.plan) found as the cubin is: beside the trace, else under the checkout (the digest
-    still checked when it is read)."""
+    PATH from the checkout, profiling.plan) found beside the trace, else under the first folder
+    above the trace that holds PATH (the checkout the trace lies in, wherever warpsim is installed),
+    else under this checkout; the digest is still checked when it is read."""
     from profiling.plan import REPO
 
     args = dict(trace.meta["args"])
@@ -330,8 +331,9 @@ def _data_files(trace: Trace) -> dict:
         decl, sep, given = str(text).partition("]=@")
         if sep and not Path(given).is_absolute():
             path, _, digest = given.partition("#")
-            beside = Path(trace.path).parent / Path(path).name if trace.path else None
-            found = beside if beside is not None and beside.is_file() else REPO / path
+            here = Path(trace.path).resolve().parent if trace.path else None
+            places = [here / Path(path).name, *(a / path for a in here.parents)] if here is not None else []
+            found = next((p for p in places if p.is_file()), REPO / path)
             args[name] = f"{decl}]=@{found}" + (f"#{digest}" if digest else "")
     return args
 
@@ -387,22 +389,20 @@ def _sass_rows(trace: Trace, predict: bool, skip=()) -> list[dict]:
 WIDE_LDGSTS_UNCLAIMED = ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",)
 
 
-#: Sector passes of global atomics whose lanes share a word (warpsim.coalescer.atomic_passes: each
-#: sector once per lane on its busiest word). The rule matched every pattern stop 26 measured (32
-#: lanes on one word, 16 on each of two words of a sector, 4 on each of eight), where the words of a
-#: sector carry equal runs; blind batch 25's histogram of Zipf keys, whose warps put unequal runs on
-#: the words of one sector, measured 124,575 passes where the rule gives 123,966 (+0.49%, both runs;
-#: traces/h100/blind25). Reported, not claimed, for any launch whose atomics share words.
-SHARED_WORD_ATOMICS_UNCLAIMED = ("l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
-                                 "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum")
+#: Sector passes of global atomics (warpsim.coalescer.atomic_passes) where warpsim knows them only as
+#: a lower bound (`passes_bound` requests: coalescer.atomic_passes_bound): blind batch 25's histogram
+#: of Zipf keys measured 124,575 where the rule gives 123,966 (+0.49%, both runs), its excess a
+#: property of single warps (traces/h100/atomics). Reported, not claimed, for such a launch.
+BOUND_PASSES_UNCLAIMED = ("l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
+                          "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum")
 
 
 def _unclaimed(analysis) -> set:
     if analysis is None:
         return set()
     wide = any(r.kind == "LDGSTS" and r.space == "global" and r.width > 4 for r in analysis.rows)
-    shared = any(r.space == "global" and r.op == "atomic" and r.wavefronts > r.sectors for r in analysis.rows)
-    return set(WIDE_LDGSTS_UNCLAIMED if wide else ()) | set(SHARED_WORD_ATOMICS_UNCLAIMED if shared else ())
+    bound = any(r.space == "global" and r.op == "atomic" and r.passes_bound for r in analysis.rows)
+    return set(WIDE_LDGSTS_UNCLAIMED if wide else ()) | set(BOUND_PASSES_UNCLAIMED if bound else ())
 
 
 #: per SASS instruction: (source-page column, how warpsim's rows at that pc combine into it)

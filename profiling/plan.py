@@ -54,8 +54,12 @@ def _slug(text: str) -> str:
 
 
 def launch_id(source: Path, entry: str, args: dict) -> str:
+    """`stem/entry__` and the scalar arguments, then each contents file's name (`TYPE[COUNT]=@PATH`:
+    launches that differ only in the data they are given are traces of their own)."""
     scalars = "_".join(f"{_slug(k)}{_slug(str(v).replace('-', 'm'))}" for k, v in args.items() if "[" not in str(v))
-    return f"{Path(source).stem}/{_slug(entry)}__{scalars}"
+    files = "".join(f"_{_slug(k)}-{_slug(Path(str(v).partition(']=@')[2].partition('#')[0]).stem)}"
+                    for k, v in args.items() if "]=@" in str(v).replace(" ", ""))
+    return f"{Path(source).stem}/{_slug(entry)}__{scalars}{files}"
 
 
 def _relative(path: Path) -> str:

@@ -57,7 +57,8 @@ def analyze(
     arg: Optional[List[str]] = typer.Option(None, "--arg", help="a file's kernel: NAME=VALUE for each scalar "
                                             "parameter, NAME=TYPE[COUNT] to declare a pointer's buffer, "
                                             "NAME=TYPE[COUNT]=EXPR to give an index buffer's contents, EXPR of "
-                                            "the element index i (repeat)"),
+                                            "the element index i, or NAME=TYPE[COUNT]=@FILE.npy, a numpy.save "
+                                            "file's integers (repeat)"),
     dynamic_shared: Optional[str] = typer.Option(None, "--dynamic-shared", help="a file's kernel: bytes of dynamic "
                                                  "shared memory per block (`extern __shared__`; the launch's third "
                                                  "<<<...>>> argument), an integer expression like --grid's"),

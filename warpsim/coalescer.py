@@ -14,7 +14,9 @@ Atomics and reductions (ATOMG, REDG) whose lanes share a word are applied one la
 where its per-instruction `L2 Theoretical Sectors Global` counts the distinct sectors (`atomic_passes`; measured
 in stop 26 on the H200: a float, double or 64-bit reduction, or an ATOMG, with all 32 lanes on one
 word takes 32 sectors, on two words of one sector 16, on eight words a sector apart 4 each, 32 in
-all; distinct words a sector as loads: kernels/atomics.cu, traces/holdout/atoms3).
+all; distinct words a sector as loads: kernels/atomics.cu, traces/holdout/atoms3). Where lanes of two
+128-byte lines name one word offset beside a sector of single-lane words, ncu may count more: such a
+request's passes are a lower bound (`atomic_passes_bound`; docs/EXACTNESS.md section 3).
 
 Limitations: widths above 32 bytes are not CUDA loads and are rejected; the L1's handling of one
 request in several passes (wavefronts) is not modelled here, only what ncu's `t_sectors` counts:
@@ -129,6 +131,44 @@ def atomic_passes(addresses: np.ndarray, mask: np.ndarray) -> np.ndarray:
     np.maximum.at(most, group, runs)
     np.add.at(sectors, rows[new], most)
     return sectors
+
+
+def atomic_passes_bound(addresses: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Per row, whether `atomic_passes` is only a lower bound on what ncu counts: two of its lanes
+    name words at one offset of two different 128-byte lines (one bank), one of those words lying
+    in a sector that holds two or more of the row's words, each named by one lane only. Measured
+    (H100; traces/h100/atomics and traces/h100/blind25): ncu counted exactly `atomic_passes` for every
+    launch of warps without such lanes (29 patterns of equal and unequal runs on the words of one
+    or two sectors, lanes of other lines on the same offsets as the runs' words, each over 512 warps;
+    the variants of two Zipf warps below), and at least that for every launch with them: blind batch
+    25's histogram of Zipf keys 124,575 for the rule's 123,966, the excess a property of single warps
+    (4 of 96 warps measured alone take 1-2 more each, all of them flagged here, as 54 of the 96 are),
+    which lanes' removal or reordering moves (39 variants each of warps 3571 and 3607). Which of the
+    flagged warps count more, and by how much, was not found: such a count is reported, not claimed."""
+    addresses = np.asarray(addresses, dtype=np.int64)
+    mask = np.asarray(mask, dtype=bool)
+    rows, cols = np.nonzero(mask)
+    out = np.zeros(addresses.shape[0], dtype=bool)
+    if len(rows) == 0:
+        return out
+    pairs, runs = np.unique(np.stack([rows, addresses[rows, cols] // 4]), axis=1, return_counts=True)
+    row, word = pairs  # each row's distinct words, and the lanes on each
+    _, at_sector, words = np.unique(np.stack([row, word // (SECTOR // 4)]), axis=1, return_inverse=True,
+                                    return_counts=True)
+    at_sector = at_sector.reshape(-1)
+    longest = np.zeros(len(words), dtype=np.int64)
+    np.maximum.at(longest, at_sector, runs)
+    single_words = (words[at_sector] >= 2) & (longest[at_sector] == 1)  # its sector: 2+ words, a lane each
+    line = word // (LINE // 4)
+    groups, at_bank = np.unique(np.stack([row, word % (LINE // 4)]), axis=1, return_inverse=True)
+    at_bank = at_bank.reshape(-1)
+    lo, hi = np.full(groups.shape[1], np.iinfo(np.int64).max), np.full(groups.shape[1], -1)
+    np.minimum.at(lo, at_bank, line)
+    np.maximum.at(hi, at_bank, line)
+    touched = np.zeros(groups.shape[1], dtype=bool)
+    np.logical_or.at(touched, at_bank, single_words)
+    out[groups[0][(hi > lo) & touched]] = True
+    return out
 
 
 WORD = 4  # bytes: the interleave of local memory, one word per lane in turn

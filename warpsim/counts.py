@@ -31,6 +31,7 @@ class Row:
     bytes_requested: int = 0  # active lanes x access width, bytes
     wavefronts: int = 0  # shared memory: data-pipe wavefronts; global atomics: sector passes (coalescer.atomic_passes)
     bank_conflicts: int = 0  # shared memory only: wavefronts beyond the ideal
+    passes_bound: int = 0  # global atomics: requests whose sector passes are a lower bound (coalescer.atomic_passes_bound)
     line: int | None = None  # the .cu source line, when counted line by line (`analyze(by_line=True)`)
     pc: int | None = None  # the SASS instruction, when counted instruction by instruction (machine code)
     kind: str | None = None  # machine code: the opcode family (LDG, LD, LDGSTS, LDS, LDSM, REDG, ...)

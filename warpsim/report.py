@@ -90,10 +90,13 @@ def atomic_passes_note(a: Analysis) -> str | None:
     rows = [r for r in a.rows if r.space == "global" and r.op == "atomic" and r.wavefronts > r.sectors]
     if not rows:
         return None
-    each = "; ".join(f"{r.array} {op_label(r)}: {r.wavefronts:,} sector passes for {r.sectors:,} sectors"
-                     for r in rows)
+    each = "; ".join(f"{r.array} {op_label(r)}: {'at least ' if r.passes_bound else ''}{r.wavefronts:,} sector passes "
+                     f"for {r.sectors:,} sectors" + (f" (a lower bound in {r.passes_bound:,} of its {r.requests:,} "
+                                                    "requests)" if r.passes_bound else "") for r in rows)
+    bound = any(r.passes_bound for r in rows)
     return (f"{each} (lanes that update one word are applied one a pass, as ncu's "
-            "l1tex__t_sectors counts them).")
+            "l1tex__t_sectors counts them" + ("; where lanes of two lines name one word offset beside a sector of "
+                                             "single-lane words, ncu may count more" if bound else "") + ").")
 
 
 #: Opcode families the tables name beside the op (the plain LDG/STG/LDS/STS go unnamed).

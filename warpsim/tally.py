@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from warpsim import banks
-from warpsim.coalescer import atomic_passes, coalesce, local
+from warpsim.coalescer import atomic_passes, atomic_passes_bound, coalesce, local
 
 
 def tally(space: str, width: int, addresses: np.ndarray, mask: np.ndarray, reach: np.ndarray,
@@ -16,7 +16,8 @@ def tally(space: str, width: int, addresses: np.ndarray, mask: np.ndarray, reach
     `mask` says which lanes access memory (reached and not predicated off). `weight` (n,) is how
     many identical instructions each row stands for (1 in the brute-force path): int64, or an
     object array of Python integers where the sums could pass 2**63 (they are then exact). A global
-    `op` "atomic" also counts its sector passes (`wavefronts`: warpsim.coalescer.atomic_passes)."""
+    `op` "atomic" also counts its sector passes (`wavefronts`: warpsim.coalescer.atomic_passes) and the
+    requests for which those are a lower bound (`passes_bound`: atomic_passes_bound)."""
     weight = np.asarray(weight)
     if weight.dtype != object:
         weight = weight.astype(np.int64)
@@ -35,6 +36,7 @@ def tally(space: str, width: int, addresses: np.ndarray, mask: np.ndarray, reach
         }
         if space == "global" and op == "atomic":
             per_row["wavefronts"] = atomic_passes(addresses, mask)
+            per_row["passes_bound"] = atomic_passes_bound(addresses, mask) & (c.requests > 0)
     else:
         s = banks.shared_access(addresses, mask, width)
         per_row = {

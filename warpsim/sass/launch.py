@@ -17,6 +17,10 @@ the same kind over the element index `i` and the scalar arguments, is element i'
 entries a row). A kernel that computes addresses from them (a gather, a CSR row loop, a
 histogram's bins) is then counted exactly, block by block (warpsim.sass.machine), where without
 them its addresses are data and refused; the GPU run (`profile run`) fills the buffer the same way.
+Real data no expression writes (a random permutation, a sparse matrix's columns) comes from a file:
+`--arg perm='int[n]=@perm.npy'`, a numpy.save file of integers (any shape, C order); `profile run`
+copies it under traces/ by its digest and pins it there (`@PATH#DIGEST`), so a trace reads the
+data that ran or refuses.
 
 The buffers sit 2**40 bytes apart, each 2**28 bytes past a 4 GiB boundary: 256-byte aligned (so
 sector and line counts are those of any cudaMalloc'd buffer), and a buffer of up to 3.75 GiB never
