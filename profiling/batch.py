@@ -32,6 +32,7 @@ from profiling.metrics import SASS_NAMES
 from profiling.plan import REPO, SASS_TRACES, PlanLaunch
 from profiling.traces import TRACES_DIR, Trace, refuse_overwrite, write_json_atomic
 from warpsim.errors import UsageError
+from warpsim.sass.launch import file_reference
 
 CHIP = "gh100"  # the H200
 
@@ -151,8 +152,8 @@ def _keep_cubin_beside(entry: dict, trace: Path) -> None:
     contents came from (`@PATH#DIGEST`, pinned by profiling.plan), wherever the traces go: a
     folder of traces moved or compared elsewhere keeps what its predictions are made from."""
     launch = PlanLaunch(entry)
-    files = [launch.cubin()] + [launch.root / p["contents"][1:].partition("#")[0] for p in entry["params"]
-                                if str(p.get("contents", "")).startswith("@")]
+    refs = (file_reference(p.get("contents", "")) for p in entry["params"])
+    files = [launch.cubin()] + [launch.root / ref[0] for ref in refs if ref]
     for path in files:
         beside = trace.parent / path.name
         if path.is_file() and not beside.exists():

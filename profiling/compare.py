@@ -325,16 +325,16 @@ def _data_files(trace: Trace) -> dict:
     above the trace that holds PATH (the checkout the trace lies in, wherever warpsim is installed),
     else under this checkout; the digest is still checked when it is read."""
     from profiling.plan import REPO
+    from warpsim.sass.launch import file_reference, with_file
 
     args = dict(trace.meta["args"])
+    here = Path(trace.path).resolve().parent if trace.path else None
     for name, text in args.items():
-        decl, sep, given = str(text).partition("]=@")
-        if sep and not Path(given).is_absolute():
-            path, _, digest = given.partition("#")
-            here = Path(trace.path).resolve().parent if trace.path else None
-            places = [here / Path(path).name, *(a / path for a in here.parents)] if here is not None else []
-            found = next((p for p in places if p.is_file()), REPO / path)
-            args[name] = f"{decl}]=@{found}" + (f"#{digest}" if digest else "")
+        ref = file_reference(text)
+        if ref and not ref[0].is_absolute():
+            path, digest = ref
+            places = [here / path.name, *(a / path for a in here.parents)] if here is not None else []
+            args[name] = with_file(text, next((p for p in places if p.is_file()), REPO / path), digest)
     return args
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from warpsim.sass.launch import contents
+from warpsim.sass.launch import contents, file_reference, with_file
 from warpsim.toolchain import BuildOptions, build_cubin
 from profiling.problem import Problem
 from warpsim.errors import UsageError
@@ -199,9 +199,8 @@ def _pack_structs(params: list[dict], args: list) -> list:
 def _rooted(text: str, root: Path) -> str:
     """Contents read from a file the plan pinned (`@PATH#DIGEST`, PATH from the checkout), the
     path made absolute, whatever folder the replay runs in."""
-    if text.startswith("@") and not Path(text[1:]).is_absolute():
-        return f"@{Path(root) / text[1:]}"
-    return text
+    ref = file_reference(text)
+    return with_file(text, Path(root) / ref[0], ref[1]) if ref and not ref[0].is_absolute() else text
 
 
 def replay(entry: dict, modules: dict, seed: int = 0) -> str | None:

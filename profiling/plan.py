@@ -56,9 +56,10 @@ def _slug(text: str) -> str:
 def launch_id(source: Path, entry: str, args: dict) -> str:
     """`stem/entry__` and the scalar arguments, then each contents file's name (`TYPE[COUNT]=@PATH`:
     launches that differ only in the data they are given are traces of their own)."""
+    from warpsim.sass.launch import file_reference
+
     scalars = "_".join(f"{_slug(k)}{_slug(str(v).replace('-', 'm'))}" for k, v in args.items() if "[" not in str(v))
-    files = "".join(f"_{_slug(k)}-{_slug(Path(str(v).partition(']=@')[2].partition('#')[0]).stem)}"
-                    for k, v in args.items() if "]=@" in str(v).replace(" ", ""))
+    files = "".join(f"_{_slug(k)}-{_slug(ref[0].stem)}" for k, v in args.items() if (ref := file_reference(v)))
     return f"{Path(source).stem}/{_slug(entry)}__{scalars}{files}"
 
 
@@ -83,20 +84,18 @@ def _pin_files(args: dict, folder: Path) -> dict:
     """Buffer contents given as a file (`TYPE[COUNT]=@PATH`) copied into `folder` under their
     digest, the argument rewritten to that copy and pinned (`@COPY#DIGEST`): the trace keeps the
     data that ran, and its launch reads that data again or refuses (warpsim.sass.launch.contents)."""
-    from warpsim.sass.launch import DIGEST_MARK, FILE_MARK, file_digest, file_reference
+    from warpsim.sass.launch import file_digest, file_reference, with_file
 
     pinned = {}
     for name, text in args.items():
-        decl, sep, given = text.replace(" ", "").partition("]=")
-        if sep and given.startswith(FILE_MARK):
-            path, digest = file_reference(given)
-            if path.is_file() and not digest:  # a file that is not there, or not the one pinned: contents() says
-                digest = file_digest(path)
-                copy = folder / f"{path.stem}-{digest}{path.suffix}"
-                if not copy.exists():
-                    folder.mkdir(parents=True, exist_ok=True)
-                    shutil.copyfile(path, copy)
-                text = f"{decl}]={FILE_MARK}{copy.resolve()}{DIGEST_MARK}{digest}"
+        ref = file_reference(text)
+        if ref and ref[0].is_file() and not ref[1]:  # a file not there, or one pinned already: contents() says
+            digest = file_digest(ref[0])
+            copy = folder / f"{ref[0].stem}-{digest}{ref[0].suffix}"
+            if not copy.exists():
+                folder.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(ref[0], copy)
+            text = with_file(text, copy.resolve(), digest)
         pinned[name] = text
     return pinned
 
@@ -104,9 +103,10 @@ def _pin_files(args: dict, folder: Path) -> dict:
 def _portable(text: str) -> str:
     """A pinned contents file (`...@/checkout/traces/...#DIGEST`) named from the checkout, as the
     plan's cubin is: the GPU run and `profile compare` find it there."""
-    head, sep, given = str(text).partition("@")
-    return f"{head}@{_relative(Path(given.partition('#')[0]))}#{given.partition('#')[2]}" if sep and "#" in given \
-        else text
+    from warpsim.sass.launch import file_reference, with_file
+
+    ref = file_reference(text)
+    return with_file(text, _relative(ref[0]), ref[1]) if ref and ref[1] else text
 
 
 def build(source: Path | str, entry: str, grid: str, block: str, args: dict, traces_dir: Path,
@@ -158,10 +158,10 @@ def build(source: Path | str, entry: str, grid: str, block: str, args: dict, tra
 
 def _from_folder(text: str, folder: Path) -> str:
     """A catalog buffer's contents file (`TYPE[COUNT]=@PATH`) named from the catalog's folder."""
-    decl, sep, given = str(text).replace(" ", "").partition("]=@")
-    if sep and not Path(given).is_absolute():
-        return f"{decl}]=@{Path(folder) / given}"
-    return text
+    from warpsim.sass.launch import file_reference, with_file
+
+    ref = file_reference(text)
+    return with_file(text, Path(folder) / ref[0], ref[1]) if ref and not ref[0].is_absolute() else text
 
 
 def from_catalog(catalog: Path | str, traces_dir: Path, kernels_dir: Path | None = None) -> list[dict]:

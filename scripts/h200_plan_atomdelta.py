@@ -9,13 +9,9 @@ Run where nvcc is: python scripts/h200_plan_atomdelta.py
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
-
 import numpy as np
-from h200_plan_blind import REPO, predict, save
+from h200_plan_blind import REPO, histograms
 
-SPARSE = REPO / "kernels" / "sparse.cu"
 KEYS = REPO / "traces/sass/sparse/keys200003-8c3ffab8c7a1c13c.npy"
 WARPS, REPEAT = (3571, 3607), 64
 
@@ -38,16 +34,8 @@ def variants(bins: np.ndarray) -> dict[str, np.ndarray]:
 
 def main() -> None:
     warps = np.load(KEYS)[:200_000].reshape(-1, 32) & 1023
-    pairs = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for w in WARPS:
-            for name, bins in variants(warps[w].astype(np.int64)).items():
-                path = Path(tmp) / f"w{w}_{name}.npy"
-                np.save(path, np.tile(bins.astype(np.int32), REPEAT))
-                pairs.append(predict(SPARSE, "histogram", "cdiv(n,256)", "256",
-                                     {"n": 32 * REPEAT, "keys": f"int[n]=@{path}", "counts": "int[1024]"},
-                                     reference="sparse.cu:histogram"))
-    save("atomdelta", pairs)
+    histograms("atomdelta", {f"w{w}_{name}": np.tile(bins, REPEAT) for w in WARPS
+                             for name, bins in variants(warps[w].astype(np.int64)).items()})
 
 
 if __name__ == "__main__":

@@ -12,13 +12,9 @@ Run where nvcc is: python scripts/h200_plan_atomruns.py
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
-
 import numpy as np
-from h200_plan_blind import REPO, predict, save
+from h200_plan_blind import histograms
 
-SPARSE = REPO / "kernels" / "sparse.cu"
 WARPS = 512
 
 
@@ -56,16 +52,8 @@ PATTERNS = {
 
 
 def main() -> None:
-    pairs = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for name, bins in PATTERNS.items():
-            assert len(bins) == 32, name
-            path = Path(tmp) / f"{name}.npy"
-            np.save(path, np.tile(np.asarray(bins, dtype=np.int32), WARPS))
-            pairs.append(predict(SPARSE, "histogram", "cdiv(n,256)", "256",
-                                 {"n": 32 * WARPS, "keys": f"int[n]=@{path}", "counts": "int[1024]"},
-                                 reference="sparse.cu:histogram"))
-    save("atomruns", pairs)
+    assert all(len(bins) == 32 for bins in PATTERNS.values())
+    histograms("atomruns", {name: np.tile(bins, WARPS) for name, bins in PATTERNS.items()})
 
 
 if __name__ == "__main__":

@@ -8,28 +8,16 @@ Run where nvcc is: python scripts/h200_plan_atomwarps.py
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
-
 import numpy as np
-from h200_plan_blind import REPO, predict, save
+from h200_plan_blind import REPO, histograms
 
-SPARSE = REPO / "kernels" / "sparse.cu"
 KEYS = REPO / "traces/sass/sparse/keys200003-8c3ffab8c7a1c13c.npy"
 FIRST, COUNT, REPEAT = 9 * 391, 96, 512
 
 
 def main() -> None:
     warps = np.load(KEYS)[:200_000].reshape(-1, 32)
-    pairs = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for w in range(FIRST, FIRST + COUNT):
-            path = Path(tmp) / f"zipf_warp{w}.npy"
-            np.save(path, np.tile(warps[w].astype(np.int32), REPEAT))
-            pairs.append(predict(SPARSE, "histogram", "cdiv(n,256)", "256",
-                                 {"n": 32 * REPEAT, "keys": f"int[n]=@{path}", "counts": "int[1024]"},
-                                 reference="sparse.cu:histogram"))
-    save("atomwarps", pairs)
+    histograms("atomwarps", {f"zipf_warp{w}": np.tile(warps[w], REPEAT) for w in range(FIRST, FIRST + COUNT)})
 
 
 if __name__ == "__main__":

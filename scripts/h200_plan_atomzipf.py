@@ -10,13 +10,9 @@ Run where nvcc is: python scripts/h200_plan_atomzipf.py
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
-
 import numpy as np
-from h200_plan_blind import REPO, predict, save
+from h200_plan_blind import REPO, histograms
 
-SPARSE = REPO / "kernels" / "sparse.cu"
 KEYS = REPO / "traces/sass/sparse/keys200003-8c3ffab8c7a1c13c.npy"
 CHUNK = 391 * 32
 
@@ -27,15 +23,7 @@ def main() -> None:
     sets = {f"chunk{c:02d}": keys[c * CHUNK:min((c + 1) * CHUNK, full)] for c in range(16)}
     sets["whole"] = keys[:full]
     sets["reversed"] = keys[:full].reshape(-1, 32)[::-1].reshape(-1)
-    pairs = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for name, values in sets.items():
-            path = Path(tmp) / f"zipf_{name}.npy"
-            np.save(path, np.ascontiguousarray(values, dtype=np.int32))
-            pairs.append(predict(SPARSE, "histogram", "cdiv(n,256)", "256",
-                                 {"n": len(values), "keys": f"int[n]=@{path}", "counts": "int[1024]"},
-                                 reference="sparse.cu:histogram"))
-    save("atomzipf", pairs)
+    histograms("atomzipf", {f"zipf_{name}": values for name, values in sets.items()})
 
 
 if __name__ == "__main__":

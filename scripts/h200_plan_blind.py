@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 import tomllib
 from pathlib import Path
+
+import numpy as np
 
 from profiling import plan
 from warpsim.caches import caches_for_launch
@@ -53,6 +56,21 @@ def save(name: str, pairs: list[tuple[dict, dict]]) -> None:
     predictions = {launch["id"]: prediction for launch, prediction in pairs}
     (REPO / f"scripts/h200_{name}_predictions.json").write_text(json.dumps(predictions, indent=1) + "\n")
     print(f"wrote {out}: {len(pairs)} launches, and their predictions")
+
+
+def histograms(name: str, keys: dict[str, np.ndarray]) -> None:
+    """scripts/h200_plan_NAME.json and its predictions: kernels/sparse.cu's histogram once per array
+    of `keys`, each saved as `KEY.npy` (int32) and given as the launch's keys (`int[n]=@KEY.npy`,
+    pinned under traces/ by the plan); the stop-31 searches for the atomics' extra sector passes."""
+    pairs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for key, values in keys.items():
+            path = Path(tmp) / f"{key}.npy"
+            np.save(path, np.ascontiguousarray(values, dtype=np.int32))
+            pairs.append(predict(REPO / "kernels" / "sparse.cu", "histogram", "cdiv(n,256)", "256",
+                                 {"n": len(values), "keys": f"int[n]=@{path}", "counts": "int[1024]"},
+                                 reference="sparse.cu:histogram"))
+    save(name, pairs)
 
 
 def file_pairs(files: tuple[str, ...]) -> list[tuple[dict, dict]]:

@@ -36,7 +36,7 @@ def tally(space: str, width: int, addresses: np.ndarray, mask: np.ndarray, reach
         }
         if space == "global" and op == "atomic":
             per_row["wavefronts"] = atomic_passes(addresses, mask)
-            per_row["passes_bound"] = atomic_passes_bound(addresses, mask) & (c.requests > 0)
+            per_row["passes_bound"] = atomic_passes_bound(addresses, mask)
     else:
         s = banks.shared_access(addresses, mask, width)
         per_row = {

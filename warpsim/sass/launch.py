@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -507,10 +508,23 @@ NPY_MAGIC = b"\x93NUMPY"  # how every .npy file begins (numpy.lib.format)
 DIGEST_MARK = "#"  # `@perm.npy#1a2b3c4d5e6f7a8b`: ... whose sha256 begins so
 
 
-def file_reference(text: str) -> tuple[Path, str]:
-    """`@PATH[#DIGEST]` -> (PATH, DIGEST or '')."""
+def file_reference(text: str) -> tuple[Path, str] | None:
+    """A buffer argument's contents file: `TYPE[COUNT]=@PATH[#DIGEST]`, or the contents alone
+    (`@PATH[#DIGEST]`) -> (PATH, DIGEST or ''); None for any other argument."""
+    text = str(text).replace(" ", "")
+    if not text.startswith(FILE_MARK):
+        decl, sep, text = text.partition("]=")
+        if not sep or not text.startswith(FILE_MARK):
+            return None
     path, _, digest = text.removeprefix(FILE_MARK).partition(DIGEST_MARK)
     return Path(path), digest
+
+
+def with_file(text: str, path: Path | str, digest: str = "") -> str:
+    """`text` (an argument or contents `file_reference` reads) naming `path` and `digest` instead."""
+    text = str(text).replace(" ", "")
+    head = "" if text.startswith(FILE_MARK) else text.partition("]=")[0] + "]="
+    return f"{head}{FILE_MARK}{path}" + (f"{DIGEST_MARK}{digest}" if digest else "")
 
 
 def file_digest(path: Path | str) -> str:
@@ -523,16 +537,15 @@ def _file_contents(what: str, text: str, kind: str, count: int) -> np.ndarray:
     path, digest = file_reference(text)
     if not path.is_file():
         raise UsageError(f"{what} there is no file {path}; give a .npy file written by numpy.save")
-    if digest and not hashlib.sha256(path.read_bytes()).hexdigest().startswith(digest.lower()):
+    data = path.read_bytes()  # read once: hashed, checked and parsed from memory
+    if digest and not hashlib.sha256(data).hexdigest().startswith(digest.lower()):
         raise UsageError(f"{what} {path} is not the file recorded (its sha256 does not begin {digest}): "
                          "restore that file, or give the launch without the digest")
-    with path.open("rb") as f:
-        magic = f.read(len(NPY_MAGIC))
-    if magic != NPY_MAGIC:
-        kind_of = "an .npz archive" if magic.startswith(b"PK") else "not a .npy file"
+    if not data.startswith(NPY_MAGIC):
+        kind_of = "an .npz archive" if data.startswith(b"PK") else "not a .npy file"
         raise UsageError(f"{what} {path} is {kind_of}; give one array's .npy, written by numpy.save")
     try:
-        values = np.load(path, allow_pickle=False)
+        values = np.load(io.BytesIO(data), allow_pickle=False)
     except (OSError, ValueError, EOFError) as e:  # Python objects (pickled), a truncated file
         raise UsageError(f"{what} {path}: numpy cannot read it without pickle ({e}); save an integer array") \
             from None
