@@ -522,6 +522,19 @@ def cache_status(predicted, measured, rel_error, tolerance) -> str:
     return f"within {bound}: {error}" if abs(rel_error) <= tolerance else f"OUTSIDE {bound}: {error}"
 
 
+#: The figures of a launch that reaches local memory that are given as a range, not claimed: what L1
+#: serves of its local loads is not predicted (warpsim.caches.model.CachePrediction.local).
+LOCAL_RANGES = {"l2_read_sectors": lambda p: p.l2_read_range, "dram_read_bytes": lambda p: p.dram_read_range}
+
+
+def local_status(measured, bounds: tuple[int, int], tolerance: float) -> str:
+    """`not claimed (local memory): within 770,650-1,520,674`, or OUTSIDE: whether `measured` lies
+    between the range's ends, the low end (the global accesses' prediction) less its `tolerance`."""
+    low, high = bounds
+    inside = low * (1 - tolerance) <= measured <= high
+    return f"not claimed (local memory): {'within' if inside else 'OUTSIDE'} {low:,}-{high:,}"
+
+
 CACHE_GPU = "NVIDIA H200"  # the GPU warpsim.caches models (trace meta "gpu"); other GH100s' traces check counts
 
 
@@ -554,6 +567,8 @@ def _cache_rows(trace: Trace, current_sha256: Mapping[str, str], predictor: Call
             tolerance = metric.fits_tolerance
         diff = measured - predicted if predicted is not None else None
         verdict = cache_status(predicted, measured, rel, tolerance)
+        if prediction is not None and prediction.local and metric.field in LOCAL_RANGES:
+            verdict, tolerance = local_status(measured, LOCAL_RANGES[metric.field](prediction), tolerance), None
         rows.append({**label, "metric": metric.name, "predicted": predicted, "measured": measured, "diff": diff,
                      "rel_error": rel, "tolerance": tolerance, "exact_claimed": False,
                      "status": verdict + " (stale)" if stale else verdict})

@@ -23,6 +23,7 @@ from warpsim.caches import footprint, program
 
 _BY_FIELD = {m.field: m for m in CACHE_BY_NAME.values()}
 L1_HIT, L2_READ, DRAM_READ = (_BY_FIELD[f].name for f in ("l1_hit_sectors", "l2_read_sectors", "dram_read_bytes"))
+L2_WRITE = _BY_FIELD["l2_write_sectors"].name
 DRAM_WRITE = _BY_FIELD["dram_write_bytes"].name
 LD = _BY_FIELD["l1_hit_sectors"].of  # the global load sectors
 #: The 4096^3 traces whose three claimed figures all lie within their tolerances (of the ten:
@@ -514,14 +515,15 @@ def test_blind_batch_10_dynamic_shared_memory_exact_and_within_but_a_row_sums_l1
     assert set(outside.metric) == {L1_HIT}
 
 
-def test_blind_batch_11_local_memory_exact_its_caches_refused():
+def test_blind_batch_11_local_memory_exact_its_caches_global_and_bounded():
     # blind batch 11 (scripts/h200_plan_blind11.py, scripts/h200_call25.sh): kernels/local.cu,
     # per-thread arrays in local memory and atomicAdd's old value. Every claimed-exact count
     # equals ncu's: 248 as predicted, and 72 more since local memory is laid out as the hardware
     # does (a 4-byte word per lane in turn: 18 traces x local instructions and sectors, loads and
     # stores); ATOMG's requests and sectors too (reported: docs/EXACTNESS.md). Predicted before it
     # ran, the local kernels' L2 reads came out 40-73% low (their local traffic left out); the
-    # cache model now refuses them, and predicts ticket's as committed
+    # cache model then refused them, and since stop 32 predicts their global figures and bounds
+    # the local ones (test_local_memory_within_its_ranges); ticket's are as committed
     predicted, found, frame = _blind("blind11", 18, 410)
     reported = frame[frame.metric.str.contains("_local_|_op_atom") & frame.predicted.notna()]
     assert len(reported) == 18 * 6 and (reported.predicted == reported.measured).all()
@@ -535,7 +537,8 @@ def test_blind_batch_11_local_memory_exact_its_caches_refused():
     assert scatter[scatter.metric == "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"].predicted.tolist() == [3_520] * 2
     cache = frame[frame.metric.isin([L1_HIT, L2_READ, DRAM_READ])]
     local = ~cache.trace.str.contains("ticket")
-    assert cache[local].predicted.isna().all() and cache[~local].predicted.notna().all()
+    assert cache.predicted.notna().all()
+    assert cache[local & (cache.metric != L1_HIT)].status.str.startswith("not claimed (local memory)").all()
     fields = {L1_HIT: "l1_hit_sectors", L2_READ: "l2_read_sectors", DRAM_READ: "dram_read_bytes"}
     for _, row in cache[~local].iterrows():
         assert predicted["local/" + row.trace.rsplit("/", 1)[-1].removesuffix(".json")]["caches"][
@@ -561,7 +564,45 @@ def test_blind_batch_12_spills_and_local_widths_exact_as_predicted():
     t = next(t for t in found if t.meta["id"] == "spill/double_stack__n97_k3")
     assert t.metrics["l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"] == 3 * 16 * 64 + 16 * 2
     cache = frame[frame.metric.isin([L1_HIT, L2_READ, DRAM_READ])]
-    assert cache.predicted.isna().all()  # refused: the cache model does not follow local traffic
+    assert cache.predicted.notna().all()  # the global accesses', the local ones bounded (below)
+    assert cache[cache.metric != L1_HIT].status.str.startswith("not claimed (local memory)").all()
+
+
+def test_local_memory_within_its_ranges():
+    # the 30 launches of blind batches 11 and 12 that reach local memory (stack_sum, scatter_local,
+    # spill, double_stack, byte_shuffle; 3 sizes, 2 runs each). What L1 serves of a local load is
+    # the warps' timing (0-94% of the local load sectors missed: scatter_local 0.08-0.32, stack_sum
+    # 0-0.77, byte_shuffle 0.80-0.94), so the model predicts the global accesses' figures and
+    # bounds what the local ones add:
+    found = [load_trace(p) for folder in ("blind11", "blind12") for p in
+             sorted((TRACES_DIR / "holdout" / folder).rglob("*.json")) if "ticket" not in p.name]
+    assert len(found) == 30
+    frame = compare.compare(found, current_sha256([]), caches=True)
+    at = {(Path(r.trace).parent.parent.name == "run2", Path(r.trace).stem, r.metric): r for r in frame.itertuples()}
+    runs = {(run, stem) for run, stem, _ in at}
+    assert len(runs) == 30
+    # every L2 read and DRAM read figure measured lies in its range: from the global accesses'
+    # prediction (less its tolerance) to that plus a sector from L2, and 64 bytes from DRAM, for
+    # every local load sector (and, for DRAM, every local store sector: one filled in part is read
+    # back when written back; double_stack's words at an index per lane read 7-8 MB more than its
+    # arrays at 100,003)
+    for key in runs:
+        for metric in (L2_READ, DRAM_READ):
+            assert at[(*key, metric)].status.startswith("not claimed (local memory): within "), (key, metric)
+    # every local store sector goes on to L2: L2 write sectors = global + local store sectors,
+    # within 2.2% (stack_sum and spill to the sector; double_stack 0.3% and byte_shuffle 2.2% fewer:
+    # their stores of a word or a byte a lane that the L2 receives merged)
+    l2_write = [at[(*key, L2_WRITE)] for key in runs]
+    assert max(abs(r.rel_error) for r in l2_write) < 0.022
+    assert sum(r.predicted == r.measured for r in l2_write) == 12
+    # L1 hits of the global loads: local lines take L1 space from them, which the model leaves out,
+    # so it predicts as many or more hits than measured in all 30; within 2% of the load sectors in
+    # 24, outside in scatter_local's and spill's largest (+2.7% to +4.7%: 19.9 M and 6.4 M local
+    # load sectors beside 2.9 M and 3.7 M global)
+    l1 = {key: at[(*key, L1_HIT)] for key in runs}
+    assert all(r.predicted >= r.measured for r in l1.values())
+    outside = sorted(stem for (_, stem), r in l1.items() if not r.status.startswith("within"))
+    assert outside == sorted(2 * ["scatter_local__n200003_k5", "scatter_local__n600001_k30", "spill__n500009_steps1"])
 
 
 def test_blind_batch_13_indices_the_launch_gives_exact_and_the_caches_as_predicted():
@@ -701,10 +742,10 @@ def test_near_the_l2_the_dram_figure_comes_with_the_spread_measured_there():
     table = warpsim("analyze", "coalesced", "--M", 3000, "--caches")
     assert "hangs on the row pitch" in " ".join(table.stdout.split()), table.stdout  # wrapped to the width
     doc = json.loads(warpsim("analyze", "coalesced", "--M", 3000, "--caches", "--format", "json").stdout)
-    low, high = doc["caches"]["dram_read_bytes_pitch_range"]
+    low, high = doc["caches"]["dram_read_bytes_range"]
     assert low < doc["caches"]["total"]["dram_read_bytes"] < high
     doc = json.loads(warpsim("analyze", "naive", "--M", 4096, "--caches", "--format", "json").stdout)
-    assert doc["caches"]["dram_read_bytes_pitch_range"] is None
+    assert doc["caches"]["dram_read_bytes_range"] is None
 
 
 def test_a_launch_that_loads_nothing_hits_nothing_and_that_is_within():

@@ -31,6 +31,12 @@ FIXED_DRAM_READ = 2208
 
 #: The row that carries the fixed reads of a launch that touches no global array.
 CODE_ROW = "(code)"
+#: The row of a launch's local memory (LDL/STL: per-thread arrays and register spills).
+LOCAL_ROW = "(local)"
+#: The most DRAM bytes one local sector's access can add: a 64-byte piece, DRAM's unit
+#: (warpsim.caches.footprint), read when a load misses L2 or a sector a store filled in part is
+#: written back.
+LOCAL_DRAM_BYTES = 64
 
 FIELDS = ("load_sectors", "l1_hit_sectors", "l2_read_sectors", "l2_write_sectors", "dram_read_bytes",
           "dram_write_bytes")
@@ -71,6 +77,7 @@ class CachePrediction:
     #                                             the same step: in the first wave, in later ones
     lockstep: bool = False  # blocks of 32 warps waiting at a barrier (their later waves merge more)
     partly_written: dict | None = None  # array -> sectors its stores fill only in part (None: not counted)
+    local_sectors: tuple[int, int] = (0, 0)  # local memory's load and store sectors (exact)
 
     @property
     def fits(self) -> bool | None:
@@ -84,11 +91,23 @@ class CachePrediction:
         wave and later), and less none. The prediction lies inside. Measured L2 reads lie inside
         for 486 of 582 traces; outside, L1's misses are off (naive_coalesced 16x16 4096^3 fetches
         15% more than predicted) or the range is a point (no repeats) that ncu's few merges or L1
-        misses move by about 1% (stencils, convolutions, transposes)."""
+        misses move by about 1% (stencils, convolutions, transposes). Local memory's loads (`local`)
+        may each miss L1 and read a sector from L2, or none: they widen the range by their sectors."""
         first, later = self.repeated_sectors
         most = l2.MOST_MERGED
         merged = most["first"] * first + most["later, lockstep" if self.lockstep else "later"] * later
-        return math.floor(self.fetched_sectors - merged), self.fetched_sectors
+        return math.floor(self.fetched_sectors - merged), self.fetched_sectors + self.local_sectors[0]
+
+    @property
+    def local(self) -> bool:
+        """Whether the launch reaches local memory. Its loads and stores go through L1 to L2 beside
+        the global ones: every store sector on to L2 (the local row's L2 write sectors; blind
+        batches 11 and 12: L2 write sectors = global + local store sectors within 0.3%), the loads
+        as far as L1 still holds what the thread stored, which hangs on the warps' timing (measured:
+        0-94% of the local load sectors missed L1) and is not predicted: the L2 and DRAM read
+        figures are then the global accesses', and the ranges (`l2_read_range`,
+        `dram_read_range`) bound what the local ones add."""
+        return any(self.local_sectors)
 
     @property
     def near_l2(self) -> bool:
@@ -100,12 +119,14 @@ class CachePrediction:
     @property
     def dram_read_range(self) -> tuple[int, int] | None:
         """Near the L2 (`near_l2`), the DRAM read bytes as far as the measurements of such launches
-        spread around the model's (l2.DRAM_SPREAD: 0.77x to 2.2x); None elsewhere."""
-        if not self.near_l2:
+        spread around the model's (l2.DRAM_SPREAD: 0.77x to 2.2x); with local memory (`local`), up
+        to LOCAL_DRAM_BYTES more for each of its sectors (a load that misses L2, a sector a store
+        filled in part written back); None elsewhere."""
+        if not (self.near_l2 or self.local):
             return None
-        low, high = l2.DRAM_SPREAD
+        low, high = l2.DRAM_SPREAD if self.near_l2 else (1.0, 1.0)
         predicted = self.total.dram_read_bytes
-        return math.floor(low * predicted), math.ceil(high * predicted)
+        return math.floor(low * predicted), math.ceil(high * predicted) + LOCAL_DRAM_BYTES * sum(self.local_sectors)
 
     @property
     def total(self) -> CacheRow:
@@ -120,9 +141,10 @@ class CachePrediction:
         return {"blocks_per_sm": res.blocks_per_sm, "l1_bytes": res.l1_bytes, "dispatch": self.dispatch,
                 "footprint_bytes": self.footprint_bytes, "fits_in_l2": self.fits,
                 "repeated_sectors": sum(self.repeated_sectors),
-                "l2_read_sectors_coalescer_range": list(self.l2_read_range),
-                "dram_read_bytes_pitch_range": list(self.dram_read_range) if self.dram_read_range else None,
+                "l2_read_sectors_range": list(self.l2_read_range),
+                "dram_read_bytes_range": list(self.dram_read_range) if self.dram_read_range else None,
                 "partly_written_sectors": self.partly_written,
+                "local_sectors": {"load": self.local_sectors[0], "store": self.local_sectors[1]},
                 "rows": [r.as_dict() for r in self.rows], "total": self.total.as_dict()}
 
 
@@ -168,9 +190,12 @@ def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePred
     # first array's row, or in a row of its own (CODE_ROW) when the launch touches no array
     ordered = sorted(rows.values(), key=lambda r: r.array) or [CacheRow(CODE_ROW)]
     ordered[0].dram_read_bytes += FIXED_DRAM_READ + program.code_bytes
+    if any(program.local_sectors):  # every local store sector goes on to L2; the loads' misses are a range
+        ordered.append(CacheRow(LOCAL_ROW, l2_write_sectors=program.local_sectors[1]))
     repeated = (int(round(result.repeated_first.sum())), int(round(result.repeated_later.sum())))
     return CachePrediction(program.name, ordered, res, mode, program.footprint_bytes, hw.l2,
-                           int(round(result.fetched.sum())), repeated, in_lockstep, footprint.partly_written(program))
+                           int(round(result.fetched.sum())), repeated, in_lockstep, footprint.partly_written(program),
+                           program.local_sectors)
 
 
 #: Threads of a block whose barrier keeps later waves' requests aligned (l2.merged_share): 32

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from warpsim.tally import tally
 from warpsim.trace import Site
 
 #: Where a hand model's matrices sit: 2**40 bytes apart, 2**28 past a 4 GiB boundary, as the
@@ -83,6 +84,7 @@ class Program:
     synchronized: bool = False  # a loop of the kernel holds a barrier (__syncthreads: BAR in the SASS)
     footprint_bytes: int | None = None  # bytes of the launch's arrays (None: a buffer's size is not declared)
     code_bytes: int = 0  # bytes of the kernel's machine code (its instructions), which DRAM delivers once
+    local_sectors: tuple[int, int] = (0, 0)  # local memory's load and store sectors (LDL, STL), exact
 
     @property
     def blocks(self) -> int:
@@ -130,37 +132,33 @@ def from_machine_code(kernel, progress=None, concrete: "ConcreteRun | None" = No
 
     try:
         sites, threads = pieces(kernel)
-        _no_local(kernel, min((s.pc for s, _ in sites if s.space == "local"), default=None))
         accesses = [Access(s, i, 0, tuple(ranges[a] for a in "xyz"), _allocates(s, _mods(kernel, s)))
                     for i, (s, ranges) in enumerate(sites) if s.space == "global"]
+        local = _local_sectors([s for s, _ in sites if s.space == "local"], threads)
     except NotSymbolic as refused:
         if concrete is None or not concrete.complete:
             concrete = _run_blocks(kernel, refused, progress)
-        _no_local(kernel, concrete.local_pc)
         accesses, threads = concrete.accesses(kernel, refused), concrete.threads
+        local = (concrete.local["load"], concrete.local["store"])
     function = kernel.program.function
     buffers = kernel.launch.launch(function.shared_vars).buffers
     sizes = [b.nbytes for b in buffers]
     footprint = sum(sizes) if sizes and None not in sizes else None
     return Program(kernel.name, tuple(kernel.launch.grid), tuple(kernel.launch.block), threads, tuple(accesses),
                    function.registers, kernel.launch.shared_bytes, barrier_in_loop(kernel.program), footprint,
-                   code_bytes(kernel.program))
+                   code_bytes(kernel.program), local)
 
 
-def _no_local(kernel, pc: int | None) -> None:
-    """Refuses a launch that reaches local memory (LDL/STL: per-thread arrays and register spills).
-    Its traffic goes through L1 and L2 beside the global loads' (blind batch 11: the model, which
-    leaves it out, put scatter_local's and stack_sum's L2 reads 40-73% below ncu's), laid out by
-    the hardware a 4-byte word per lane in turn (stack_sum's 312 and 750,024 local sectors), which
-    the cache model does not follow yet: no figure rather than a wrong one. `pc`: the first
-    local instruction the launch reaches (None: none)."""
-    from warpsim.errors import UsageError
+def _local_sectors(sites: list[Site], threads: int) -> tuple[int, int]:
+    """The exact load and store sectors of a launch's local memory sites (LDL/STL: per-thread
+    arrays and register spills), as `warpsim.fast.count_site` counts them: laid out by the
+    hardware a 4-byte word per lane in turn (warpsim.coalescer.local)."""
+    from warpsim.fast import count_site
 
-    if pc is not None:
-        ins = kernel.program.by_pc[pc]
-        raise UsageError(f"{kernel.name}: the launch reaches local memory ({ins.opcode} at pc {ins.pc:#x}, line "
-                         f"{ins.line or '?'}: a per-thread array or a register spill), whose traffic through L1 and "
-                         "L2 the cache model does not follow: drop --caches")
+    total = {"load": 0, "store": 0}
+    for site in sites:
+        total[site.op] += count_site(site, threads).get("sectors", 0)
+    return total["load"], total["store"]
 
 
 #: Bytes of the concrete tables a launch run block by block may take (address, reach and live per
@@ -184,18 +182,22 @@ class ConcreteRun:
         self.runs: dict[tuple, int] = {}  # (pc, chunk) -> records so far
         self.overflow = 0
         self.threads: int | None = None  # a block's, once every block has run
-        self.local_pc: int | None = None  # the first local memory instruction the run reached
+        self.local = {"load": 0, "store": 0}  # local memory's sectors (LDL, STL), every block's
 
     @property
     def complete(self) -> bool:
         return self.threads is not None
 
     def record(self, a, n: int, lo: int, hi: int) -> None:
-        if a.space == "local" and self.local_pc is None:
-            self.local_pc = a.ins.pc
+        from warpsim.sass import analyze
+
+        if a.space == "local":
+            addr, reach, live = analyze.concrete_lanes(a, n)
+            counts = tally("local", a.width, addr.reshape(-1, 32), live.reshape(-1, 32),
+                           reach.reshape(-1, 32).any(axis=1), np.ones(n // 32, dtype=np.int64), a.op)
+            self.local[a.op] += counts.get("sectors", 0)
         if a.space != "global" or self.overflow:
             return
-        from warpsim.sass import analyze
         from warpsim.symbolic import Sym
 
         key = (a.ins.pc, self.runs.get((a.ins.pc, lo), 0))

@@ -19,7 +19,7 @@ import csv
 import io
 
 from warpsim.caches.l2 import DRAM_SPREAD, MOST_MERGED, PITCH_BAND
-from warpsim.caches.model import FIELDS, CachePrediction
+from warpsim.caches.model import FIELDS, LOCAL_DRAM_BYTES, LOCAL_ROW, CachePrediction
 from warpsim.terminal import Column, Count, layouts
 
 SECTOR = 32
@@ -98,6 +98,7 @@ def coalescer_note(p: CachePrediction) -> str:
     if not p.fetched_sectors or repeated < REPEATS_WORTH_NAMING * p.fetched_sectors:
         return ""
     low, high = p.l2_read_range
+    high -= p.local_sectors[0]  # local memory's loads: local_note
     return (f"{repeated / p.fetched_sectors:.0%} of the sectors L1 asks L2 for repeat another block's request at "
             f"the same step, which the L2 request coalescer merges as the blocks' timing allows (up to "
             f"{MOST_MERGED['first']:.0%} of a first wave's in the launches measured): with L1 as predicted, the L2 "
@@ -107,7 +108,7 @@ def coalescer_note(p: CachePrediction) -> str:
 def pitch_note(p: CachePrediction) -> str:
     """When the arrays take one to two times the L2: how far the DRAM read bytes may lie from the
     model's (`CachePrediction.dram_read_range`); "" elsewhere."""
-    if p.dram_read_range is None:
+    if not p.near_l2:
         return ""
     low, high = p.dram_read_range
     return (f"The arrays take {p.footprint_bytes / p.l2_bytes:.2f}x the L2: between {PITCH_BAND[0]:g}x and "
@@ -130,3 +131,19 @@ def partial_note(p: CachePrediction) -> str:
             f"it back, which the DRAM figures leave out; on the H200 that added the DRAM bytes written back to the "
             f"reads (docs/CACHES.md): up to {extra:,} bytes more DRAM reads here, if every such sector is evicted.")
 
+
+
+def local_note(p: CachePrediction) -> str:
+    """When the launch reaches local memory: its sectors, what is predicted of them and what is
+    only bounded (`CachePrediction.local`); "" when it does not."""
+    if not p.local:
+        return ""
+    loads, stores = p.local_sectors
+    (low, high), (dram_low, dram_high) = p.l2_read_range, p.dram_read_range
+    return (f"Local memory (per-thread arrays, register spills): {loads:,} load and {stores:,} store sectors. Every "
+            f"store sector goes on to L2 (the {LOCAL_ROW} row); how many loads L1 still serves hangs on the warps' "
+            f"timing (0-94% missed in the launches measured), which the model does not follow: the L2 and DRAM read "
+            f"figures above are the global accesses', the local loads' may add up to their sectors: L2 read sectors "
+            f"between {low:,} and {high:,}, DRAM read bytes between {dram_low:,} and {dram_high:,} "
+            f"({LOCAL_DRAM_BYTES} bytes a local sector at most). Local lines also take L1 space from the global ones, "
+            f"which the L1 hit figures leave out (measured up to 4.7% of the load sectors fewer hits).")
