@@ -262,6 +262,9 @@ def compare(
         claim = f"{inside}/{n} within tolerance" if CACHE_BY_NAME[metric].tolerance else f"{n} predicted, not claimed"
         typer.echo(f"caches: {metric}: {claim}; |relative error| median {median:.1%}, worst {worst:.1%} "
                    f"({Path(where).name})", err=fmt != "table")
+    for metric, inside, n in compare_mod.range_distribution(frame):
+        typer.echo(f"caches: {metric}: {n} given as a range, not claimed (traffic the model leaves out); {inside}/{n} "
+                   "measured within it", err=fmt != "table")
     if traces:
         typer.echo(line + ")", err=fmt != "table")
     if strict:

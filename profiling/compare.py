@@ -522,17 +522,28 @@ def cache_status(predicted, measured, rel_error, tolerance) -> str:
     return f"within {bound}: {error}" if abs(rel_error) <= tolerance else f"OUTSIDE {bound}: {error}"
 
 
-#: The figures of a launch that reaches local memory that are given as a range, not claimed: what L1
-#: serves of its local loads is not predicted (warpsim.caches.model.CachePrediction.local).
-LOCAL_RANGES = {"l2_read_sectors": lambda p: p.l2_read_range, "dram_read_bytes": lambda p: p.dram_read_range}
+#: The figures the model may leave traffic out of (warpsim.caches.model.CachePrediction.left_out:
+#: local memory's loads, whose L1 hits are the warps' timing; sectors written in part, which the L2
+#: reads back): where what is left out could move the figure by more than its tolerance, it is given
+#: as a range and not claimed.
+RANGES = {"l2_read_sectors": lambda p: p.l2_read_range, "dram_read_bytes": lambda p: p.dram_read_range}
+RANGE_STATUS = "not claimed ("
 
 
-def local_status(measured, bounds: tuple[int, int], tolerance: float) -> str:
+def ranged(prediction, field: str, tolerance: float | None) -> str | None:
+    """What the prediction leaves out of `field` (`local memory`, ...) where it could move the figure
+    by more than `tolerance`, else None (the figure stays claimed)."""
+    what, most = prediction.left_out.get(field, ("", 0))
+    predicted = getattr(prediction.total, field)
+    return what if field in RANGES and most and tolerance is not None and most > tolerance * predicted else None
+
+
+def range_status(measured, bounds: tuple[int, int], tolerance: float, what: str) -> str:
     """`not claimed (local memory): within 770,650-1,520,674`, or OUTSIDE: whether `measured` lies
-    between the range's ends, the low end (the global accesses' prediction) less its `tolerance`."""
+    between the range's ends, the low end (the prediction, traffic left out) less its `tolerance`."""
     low, high = bounds
     inside = low * (1 - tolerance) <= measured <= high
-    return f"not claimed (local memory): {'within' if inside else 'OUTSIDE'} {low:,}-{high:,}"
+    return f"{RANGE_STATUS}{what}): {'within' if inside else 'OUTSIDE'} {low:,}-{high:,}"
 
 
 CACHE_GPU = "NVIDIA H200"  # the GPU warpsim.caches models (trace meta "gpu"); other GH100s' traces check counts
@@ -567,8 +578,10 @@ def _cache_rows(trace: Trace, current_sha256: Mapping[str, str], predictor: Call
             tolerance = metric.fits_tolerance
         diff = measured - predicted if predicted is not None else None
         verdict = cache_status(predicted, measured, rel, tolerance)
-        if prediction is not None and prediction.local and metric.field in LOCAL_RANGES:
-            verdict, tolerance = local_status(measured, LOCAL_RANGES[metric.field](prediction), tolerance), None
+        what = ranged(prediction, metric.field, tolerance) if prediction is not None else None
+        if what:
+            verdict = range_status(measured, RANGES[metric.field](prediction), tolerance, what)
+            tolerance = None
         rows.append({**label, "metric": metric.name, "predicted": predicted, "measured": measured, "diff": diff,
                      "rel_error": rel, "tolerance": tolerance, "exact_claimed": False,
                      "status": verdict + " (stale)" if stale else verdict})
@@ -599,6 +612,8 @@ def error_distribution(frame: pd.DataFrame) -> list[tuple[str, int, int, float, 
     rows = frame[frame["rel_error"].notna() & ~frame["stale"]]
     for metric in CACHE_METRICS:
         mine = rows[rows["metric"] == metric.name]
+        if metric.tolerance is not None:  # the claimed rows (not those given as a range: local memory)
+            mine = mine[mine["tolerance"].notna()]
         if mine.empty:
             continue
         errors = mine["rel_error"].abs()
@@ -607,3 +622,11 @@ def error_distribution(frame: pd.DataFrame) -> list[tuple[str, int, int, float, 
         out.append((metric.name, within, len(mine), float(errors.median()), float(errors[worst]),
                     str(mine.loc[worst, "trace"]) or str(mine.loc[worst, "kernel"])))
     return out
+
+
+def range_distribution(frame: pd.DataFrame) -> list[tuple[str, int, int]]:
+    """Per cache metric over current traces, the figures given as a range, not claimed (`ranged`):
+    (metric, measured within the range, rows)."""
+    rows = frame[frame["status"].str.startswith(RANGE_STATUS) & ~frame["stale"]]
+    return [(metric.name, int(mine["status"].str.contains("): within ", regex=False).sum()), len(mine))
+            for metric in CACHE_METRICS if not (mine := rows[rows["metric"] == metric.name]).empty]

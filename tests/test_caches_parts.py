@@ -658,7 +658,7 @@ def test_a_launch_that_reaches_local_memory_gets_its_global_figures_and_local_bo
     import dataclasses
 
     from warpsim.caches import caches_for_launch, program
-    from warpsim.caches.model import LOCAL_DRAM_BYTES, LOCAL_ROW, predict
+    from warpsim.caches.model import LEFT_OUT_DRAM_BYTES, LOCAL_ROW, predict
     from warpsim.caches.report import local_note
     from warpsim.sass.analyze import analyze_launch, prepare
 
@@ -677,8 +677,10 @@ def test_a_launch_that_reaches_local_memory_gets_its_global_figures_and_local_bo
     without = predict(dataclasses.replace(prog, local_sectors=(0, 0)))
     assert not without.local and [r for r in p.rows if r.array != LOCAL_ROW] == without.rows
     assert p.l2_read_range == (without.l2_read_range[0], without.l2_read_range[1] + loads)
-    assert p.dram_read_range == (without.total.dram_read_bytes,
-                                 without.total.dram_read_bytes + LOCAL_DRAM_BYTES * (loads + stores))
+    dram = without.total.dram_read_bytes
+    low, high = without.dram_read_range or (dram, dram)  # global sectors written in part widen it too
+    assert p.dram_read_range == (low, high + LEFT_OUT_DRAM_BYTES * (loads + stores))
+    assert p.left_out["l2_read_sectors"] == ("local memory", loads)
     note = local_note(p)
     assert f"{loads:,} load and {stores:,} store sectors" in note and f"{p.l2_read_range[1]:,}" in note
     assert local_note(without) == ""

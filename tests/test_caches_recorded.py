@@ -8,6 +8,7 @@ hold, and fail, loudly, where it says they do not."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -391,14 +392,15 @@ def test_a_64_bit_index_that_carries_differently_at_the_first_block_plane_is_spl
     # 32-bit halves for every k >= 1 and not for k = 0, which only the threads of block plane
     # z = 0 that exit at once have. The prediction committed before it ran refused the cache
     # figures; the engine now cuts the block index z at 1, each piece decides the carry, and the
-    # three figures land within their tolerances on both measured runs
+    # three figures land within their tolerances on both measured runs (its DRAM reads, since stop
+    # 32 a range for the sectors its stores fill in part, within that range)
     predicted = json.loads((TRACES_DIR.parent / "scripts" / "h200_blind5_predictions.json").read_text())
     assert "a 64-bit value crosses" in predicted["stencil3d/stencil7__X200_Y150_Z100"]["caches"]["refused"]
     for run in (BLIND5, BLIND5 / "run2"):
         t = load_trace(run / "stencil3d" / "stencil7__X200_Y150_Z100.json")
         frame = compare.compare([t], current_sha256([]), caches=True)
         rows = frame[frame.metric.isin([L1_HIT, L2_READ, DRAM_READ])]
-        assert len(rows) == 3 and rows.status.str.startswith("within").all(), rows.status.tolist()
+        assert len(rows) == 3 and rows.status.map(_inside).all(), rows.status.tolist()
         assert compare.summary(frame) == (19, 19)
 
 
@@ -421,7 +423,14 @@ def test_blind_batch_6_user_idioms_exact_and_within_where_predicted():
     assert compare.summary(frame) == (766, 766)
     cache = frame[frame.metric.isin([L1_HIT, L2_READ, DRAM_READ])]
     assert len(cache) == 102 and cache.predicted.notna().all()
-    assert cache.status.str.startswith("within").all(), cache[~cache.status.str.startswith("within")].to_string()
+    inside = cache.status.map(_inside)
+    assert inside.all(), cache[~inside].to_string()
+
+
+def _inside(status: str) -> bool:
+    """A cache row's status says the measurement lies within its tolerance, or (a figure given as a
+    range since stop 32: compare.ranged) within its range."""
+    return status.startswith("within") or (status.startswith(compare.RANGE_STATUS) and "): within " in status)
 
 
 def _blind(name: str, traces: int, exact: int):
@@ -538,7 +547,7 @@ def test_blind_batch_11_local_memory_exact_its_caches_global_and_bounded():
     cache = frame[frame.metric.isin([L1_HIT, L2_READ, DRAM_READ])]
     local = ~cache.trace.str.contains("ticket")
     assert cache.predicted.notna().all()
-    assert cache[local & (cache.metric != L1_HIT)].status.str.startswith("not claimed (local memory)").all()
+    assert cache[local & (cache.metric != L1_HIT)].status.str.startswith("not claimed (local memory").all()
     fields = {L1_HIT: "l1_hit_sectors", L2_READ: "l2_read_sectors", DRAM_READ: "dram_read_bytes"}
     for _, row in cache[~local].iterrows():
         assert predicted["local/" + row.trace.rsplit("/", 1)[-1].removesuffix(".json")]["caches"][
@@ -565,7 +574,7 @@ def test_blind_batch_12_spills_and_local_widths_exact_as_predicted():
     assert t.metrics["l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"] == 3 * 16 * 64 + 16 * 2
     cache = frame[frame.metric.isin([L1_HIT, L2_READ, DRAM_READ])]
     assert cache.predicted.notna().all()  # the global accesses', the local ones bounded (below)
-    assert cache[cache.metric != L1_HIT].status.str.startswith("not claimed (local memory)").all()
+    assert cache[cache.metric != L1_HIT].status.str.startswith("not claimed (local memory").all()
 
 
 def test_local_memory_within_its_ranges():
@@ -588,7 +597,7 @@ def test_local_memory_within_its_ranges():
     # arrays at 100,003)
     for key in runs:
         for metric in (L2_READ, DRAM_READ):
-            assert at[(*key, metric)].status.startswith("not claimed (local memory): within "), (key, metric)
+            assert re.match(r"not claimed \(local memory[^)]*\): within ", at[(*key, metric)].status), (key, metric)
     # every local store sector goes on to L2: L2 write sectors = global + local store sectors,
     # within 2.2% (stack_sum and spill to the sector; double_stack 0.3% and byte_shuffle 2.2% fewer:
     # their stores of a word or a byte a lane that the L2 receives merged)
@@ -640,21 +649,34 @@ def test_blind_batches_14_to_16_on_the_h200_exact_and_what_lies_outside_is_dram(
     # sector (block_votes' y[2 i], match_stride's one float a sector, by_step's y[n + 4 i]). The L2
     # reads such a sector from DRAM before it writes it back: the measured DRAM reads exceed the
     # prediction by the measured DRAM writes, to within 15%, both runs; the model leaves them out
-    # (docs/CACHES.md, what the model does not capture)
+    # (docs/CACHES.md, what the model does not capture). Since stop 32 a DRAM figure whose sectors
+    # written in part could add more than its tolerance is given as a range, not claimed (each
+    # measured within it): of `rmw`, all but block_votes at 12,000,000, whose 12 M store spans are
+    # past what footprint.partly_written counts (WRITTEN_SPANS), which stays claimed and outside
     if name in ("blind14", "blind15", "blind16"):
         cache = _blind_as_predicted(name, folder, traces, exact)
     else:
         cache = _blind(name, traces, exact)[2]
         cache = cache[cache.metric.isin([L1_HIT, L2_READ, DRAM_READ])]
-    outside = cache[~cache.status.str.startswith("within")]
-    assert set(outside.metric) <= {DRAM_READ}
-    stem = outside.trace.map(lambda t: t.rsplit("/", 1)[-1].removesuffix(".json"))
-    assert sorted(stem[stem.isin(rmw)]) == sorted(2 * list(rmw))
-    small = outside[~stem.isin(rmw)]
+    ranged = cache[cache.status.str.startswith("not claimed (")]
+    assert set(ranged.metric) <= {DRAM_READ} and ranged.status.str.contains("(sectors written in part): within ",
+                                                                            regex=False).all()
+    outside = cache[cache.status.str.startswith("OUTSIDE")]
+    assert set(outside.metric) <= {DRAM_READ} and len(outside) + len(ranged) + sum(
+        cache.status.str.startswith("within")) == len(cache)
+
+    def stems(rows):
+        return rows.trace.map(lambda t: t.rsplit("/", 1)[-1].removesuffix(".json"))
+
+    uncounted = "block_votes__n12000000"
+    assert sorted(stems(outside)[stems(outside).isin(rmw)]) == sorted(2 * [s for s in rmw if s == uncounted])
+    assert sorted(stems(ranged)[stems(ranged).isin(rmw)]) == sorted(2 * [s for s in rmw if s != uncounted])
+    small = outside[~stems(outside).isin(rmw)]
     assert (small.measured <= 13 * 1024).all() and ((small.measured - small.predicted).abs() <= 2048).all()
-    for trace in outside[stem.isin(rmw)].trace:
+    dram = cache[cache.metric == DRAM_READ]
+    for trace in dram[stems(dram).isin(rmw)].trace:
         t = load_trace(Path(trace))
-        row = outside[outside.trace == trace].iloc[0]
+        row = dram[dram.trace == trace].iloc[0]
         assert abs((row.measured - row.predicted) / t.metrics["dram__bytes_write.sum"] - 1) < 0.15
 
 
@@ -832,6 +854,7 @@ def test_sectors_stores_fill_in_part_bound_the_dram_reads_the_model_leaves_out()
     # block_votes' y[2 i] at about 1,000,000 (blind batches 15 and 16, H200, both runs): each sector
     # their stores fill only in part is read from DRAM before the L2 writes it back, which the model
     # leaves out; the measured DRAM reads exceed the prediction by at most 32 bytes a such sector
+    # (the note bounds them by 64, DRAM's piece: a sector alone in its piece would take that)
     # (by_step 9 MB of 12.6 MB: 392,859 sectors; match_stride's 1,000,003 and block_votes' 249,984
     # sectors). claim's flags (all of every sector) leave only its won array's last sector in part
     from profiling.compare import _default_caches
@@ -845,7 +868,7 @@ def test_sectors_stores_fill_in_part_bound_the_dram_reads_the_model_leaves_out()
             t = load_trace(TRACES_DIR / "holdout" / batch / run / f"{stem}.json")
             p = _default_caches(t)
             assert p.partly_written == {**dict.fromkeys(p.partly_written, 0), **partial}, stem
-            assert f"up to {32 * sum(partial.values()):,} bytes more DRAM reads" in partial_note(p)
+            assert f"up to {64 * sum(partial.values()):,} bytes more DRAM reads" in partial_note(p)
             if stem != "votes/claim__n12000007":  # whose few KB off are the fixed cost's (2-4 KB)
                 excess = t.metrics[DRAM_READ] - p.total.dram_read_bytes
                 assert 0 < excess <= 32 * sum(partial.values()), (stem, run, excess)

@@ -19,7 +19,7 @@ import csv
 import io
 
 from warpsim.caches.l2 import DRAM_SPREAD, MOST_MERGED, PITCH_BAND
-from warpsim.caches.model import FIELDS, LOCAL_DRAM_BYTES, LOCAL_ROW, CachePrediction
+from warpsim.caches.model import FIELDS, LEFT_OUT_DRAM_BYTES, LOCAL_ROW, CachePrediction
 from warpsim.terminal import Column, Count, layouts
 
 SECTOR = 32
@@ -126,7 +126,7 @@ def partial_note(p: CachePrediction) -> str:
     if not partial:
         return ""
     names = ", ".join(f"{name} {n:,}" for name, n in sorted(partial.items()))
-    extra = 32 * sum(partial.values())
+    extra = LEFT_OUT_DRAM_BYTES * sum(partial.values())
     return (f"Stores fill sectors only in part ({names}): the L2 reads such a sector from DRAM before it writes "
             f"it back, which the DRAM figures leave out; on the H200 that added the DRAM bytes written back to the "
             f"reads (docs/CACHES.md): up to {extra:,} bytes more DRAM reads here, if every such sector is evicted.")
@@ -140,10 +140,11 @@ def local_note(p: CachePrediction) -> str:
         return ""
     loads, stores = p.local_sectors
     (low, high), (dram_low, dram_high) = p.l2_read_range, p.dram_read_range
+    dram_high = dram_low + LEFT_OUT_DRAM_BYTES * (loads + stores)  # the local sectors' share of the range
     return (f"Local memory (per-thread arrays, register spills): {loads:,} load and {stores:,} store sectors. Every "
             f"store sector goes on to L2 (the {LOCAL_ROW} row); how many loads L1 still serves hangs on the warps' "
             f"timing (0-94% missed in the launches measured), which the model does not follow: the L2 and DRAM read "
             f"figures above are the global accesses', the local loads' may add up to their sectors: L2 read sectors "
             f"between {low:,} and {high:,}, DRAM read bytes between {dram_low:,} and {dram_high:,} "
-            f"({LOCAL_DRAM_BYTES} bytes a local sector at most). Local lines also take L1 space from the global ones, "
-            f"which the L1 hit figures leave out (measured up to 4.7% of the load sectors fewer hits).")
+            f"({LEFT_OUT_DRAM_BYTES} bytes a local sector at most). Local lines also take L1 space from the global "
+            f"ones, which the L1 hit figures leave out (measured up to 4.7% of the load sectors fewer hits).")
