@@ -612,7 +612,7 @@ def error_distribution(frame: pd.DataFrame) -> list[tuple[str, int, int, float, 
     rows = frame[frame["rel_error"].notna() & ~frame["stale"]]
     for metric in CACHE_METRICS:
         mine = rows[rows["metric"] == metric.name]
-        if metric.tolerance is not None:  # the claimed rows (not those given as a range: local memory)
+        if metric.tolerance is not None:  # the claimed rows, not those given as a range (`ranged`)
             mine = mine[mine["tolerance"].notna()]
         if mine.empty:
             continue

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from warpsim.tally import tally
 from warpsim.trace import Site
 
 #: Where a hand model's matrices sit: 2**40 bytes apart, 2**28 past a 4 GiB boundary, as the
@@ -192,10 +191,7 @@ class ConcreteRun:
         from warpsim.sass import analyze
 
         if a.space == "local":
-            addr, reach, live = analyze.concrete_lanes(a, n)
-            counts = tally("local", a.width, addr.reshape(-1, 32), live.reshape(-1, 32),
-                           reach.reshape(-1, 32).any(axis=1), np.ones(n // 32, dtype=np.int64), a.op)
-            self.local[a.op] += counts.get("sectors", 0)
+            self.local[a.op] += analyze.concrete_counts(a, n).get("sectors", 0)
         if a.space != "global" or self.overflow:
             return
         from warpsim.symbolic import Sym

@@ -139,8 +139,9 @@ def local_note(p: CachePrediction) -> str:
     if not p.local:
         return ""
     loads, stores = p.local_sectors
-    (low, high), (dram_low, dram_high) = p.l2_read_range, p.dram_read_range
-    dram_high = dram_low + LEFT_OUT_DRAM_BYTES * (loads + stores)  # the local sectors' share of the range
+    low, high = p.l2_read_range
+    dram_low = p.total.dram_read_bytes  # the local sectors' share of the range (`left_out`)
+    dram_high = dram_low + LEFT_OUT_DRAM_BYTES * (loads + stores)
     return (f"Local memory (per-thread arrays, register spills): {loads:,} load and {stores:,} store sectors. Every "
             f"store sector goes on to L2 (the {LOCAL_ROW} row); how many loads L1 still serves hangs on the warps' "
             f"timing (0-94% missed in the launches measured), which the model does not follow: the L2 and DRAM read "

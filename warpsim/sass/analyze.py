@@ -304,10 +304,8 @@ def brute_force(kernel: Kernel, by_line: bool = False, by_pc: bool = False, chun
             concrete.record(a, n, lo, hi)
         if a.space == "check":
             return  # concrete runs follow every thread: nothing to prove
-        addr, reach, live = concrete_lanes(a, n)
-        counts = tally(a.space, a.width, addr.reshape(-1, 32), live.reshape(-1, 32), reach.reshape(-1, 32).any(axis=1),
-                       np.ones(n // 32, dtype=np.int64), a.op)
-        items.append(((a.space, a.array, a.op, a.width, a.ins.line or 0, a.ins.pc, a.ins.opcode), counts))
+        key = (a.space, a.array, a.op, a.width, a.ins.line or 0, a.ins.pc, a.ins.opcode)
+        items.append((key, concrete_counts(a, n)))
 
     threads = run_blocks(kernel, record, chunk_threads, max_blocks, progress, max_seconds)
     if concrete is not None:
@@ -356,6 +354,13 @@ def concrete_lanes(a: Access, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarra
     the instruction, and whether it touches memory (reached and not predicated off)."""
     reach = _mask(a.cond, n)
     return np.broadcast_to(np.asarray(a.address.thread, dtype=np.int64), (n,)), reach, reach & _mask(a.pred, n)
+
+
+def concrete_counts(a: Access, n: int) -> dict[str, int]:
+    """An access of a concrete run's n threads, counted (warpsim.tally): its n / 32 warps once each."""
+    addr, reach, live = concrete_lanes(a, n)
+    return tally(a.space, a.width, addr.reshape(-1, 32), live.reshape(-1, 32), reach.reshape(-1, 32).any(axis=1),
+                 np.ones(n // 32, dtype=np.int64), a.op)
 
 
 def _mask(f, n: int) -> np.ndarray:
