@@ -788,7 +788,7 @@ def test_a_launch_that_loads_nothing_hits_nothing_and_that_is_within():
                                                  ("blind18", 8, 184), ("blind19", 48, 1112), ("blind20", 24, 520),
                                                  ("blind21", 30, 650), ("blind22", 36, 780),
                                                  ("blind23", 24, 520), ("blind24", 18, 390), ("blind25", 12, 292),
-                                                 ("atomics", 250, 4382)])
+                                                 ("blind26", 18, 418), ("atomics", 250, 4382)])
 def test_blind_batches_measured_on_an_h100_are_exact_and_leave_the_caches_unjudged(name, traces, exact):
     # blind batches 14 (kernels/sortscan.cu), 15 (kernels/votes.cu), 16 (kernels/switch.cu, a
     # switch's jump tables, and kernels/userland.cu) and 17 (kernels/constants.cu's __constant__
@@ -872,3 +872,35 @@ def test_sectors_stores_fill_in_part_bound_the_dram_reads_the_model_leaves_out()
             if stem != "votes/claim__n12000007":  # whose few KB off are the fixed cost's (2-4 KB)
                 excess = t.metrics[DRAM_READ] - p.total.dram_read_bytes
                 assert 0 < excess <= 32 * sum(partial.values()), (stem, run, excess)
+
+
+def test_blind_batch_26_the_ranges_predicted_hold_what_was_left_out():
+    # blind batch 26 (kernels/leftout.cu: a per-thread histogram and a ring in local memory at an
+    # index per lane, a store filling a third of each sector), predicted in bc14d4f with its L2 and
+    # DRAM read ranges (scripts/h200_blind26_predictions.json), then measured twice by
+    # scripts/call54.sh on an H100 (no H200 was lent; its L2 is 50 MiB, every launch's arrays fit
+    # in it). The ranges bound traffic, not the L2's size, so they are judged here: every measured
+    # L2 read and DRAM read figure lies in its range (the low end less the metric's tolerance),
+    # 36 and 36. L2 writes are the global and local store sectors within 1.1% (0.2% but for the 97-thread
+    # histogram: 2,827 and 2,837 of 2,856, stores merged before L2). L1 hits of the
+    # global loads: never more measured than predicted, but the ring's local traffic evicts its
+    # global lines far more than the six local launches of batches 11-12 did (200,003 threads:
+    # 224,477 hits measured of 1,218,800 load sectors, 807,846 predicted: 48% of the load
+    # sectors), so the claim that local lines cost the global hits at most a few percent is
+    # false: recorded here, and left for the next stop to turn into a range
+    predicted = json.loads((TRACES_DIR.parent / "scripts" / "h200_blind26_predictions.json").read_text())
+    found = [load_trace(p) for p in sorted((TRACES_DIR / "h100" / "blind26").rglob("*.json"))]
+    assert len(found) == 2 * len(predicted) == 18
+    l1_off = set()
+    for t in found:
+        want, m = predicted[t.meta["id"]], t.metrics
+        low, high = want["ranges"]["l2_read_sectors_range"]
+        assert 0.9 * low <= m[L2_READ] <= high, t.meta["id"]
+        low, high = want["ranges"]["dram_read_bytes_range"]
+        assert 0.95 * low <= m[DRAM_READ] <= high, t.meta["id"]
+        assert abs(want["caches"]["l2_write_sectors"] - m[L2_WRITE]) <= 0.011 * m[L2_WRITE], t.meta["id"]
+        hits, loads = want["caches"]["l1_hit_sectors"], want["caches"]["load_sectors"]
+        assert m[L1_HIT] <= hits, t.meta["id"]
+        if hits - m[L1_HIT] > 0.02 * loads:
+            l1_off.add(t.meta["id"])
+    assert l1_off == {"leftout/ring__n200003_steps40", "leftout/ring__n500009_steps40"}
