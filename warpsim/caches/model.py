@@ -97,7 +97,8 @@ class CachePrediction:
         first, later = self.repeated_sectors
         most = l2.MOST_MERGED
         merged = most["first"] * first + most["later, lockstep" if self.lockstep else "later"] * later
-        return math.floor(self.fetched_sectors - merged), self.fetched_sectors + self.local_sectors[0]
+        left_out = self.left_out.get("l2_read_sectors", ("", 0))[1]  # local memory's loads
+        return math.floor(self.fetched_sectors - merged), self.fetched_sectors + left_out
 
     @property
     def local(self) -> bool:
