@@ -523,19 +523,22 @@ def cache_status(predicted, measured, rel_error, tolerance) -> str:
 
 
 #: The figures the model may leave traffic out of (warpsim.caches.model.CachePrediction.left_out:
-#: local memory's loads, whose L1 hits are the warps' timing; sectors written in part, which the L2
-#: reads back): where what is left out could move the figure by more than its tolerance, it is given
-#: as a range and not claimed.
-RANGES = {"l2_read_sectors": lambda p: p.l2_read_range, "dram_read_bytes": lambda p: p.dram_read_range}
+#: local memory's lines, which take L1 space from the global ones and whose loads' L1 hits are the
+#: warps' timing; sectors written in part, which the L2 reads back): where what is left out could
+#: move the figure by more than its tolerance, it is given as a range and not claimed.
+RANGES = {"l1_hit_sectors": lambda p: p.l1_hit_range, "l2_read_sectors": lambda p: p.l2_read_range,
+          "dram_read_bytes": lambda p: p.dram_read_range}
+#: The predicted figure a tolerance is a share of, where it is not the figure itself (CACHE_METRICS' `of`).
+RANGE_REFERENCE = {"l1_hit_sectors": "load_sectors"}
 RANGE_STATUS = "not claimed ("
 
 
 def ranged(prediction, field: str, tolerance: float | None) -> str | None:
     """What the prediction leaves out of `field` (`local memory`, ...) where it could move the figure
-    by more than `tolerance`, else None (the figure stays claimed)."""
+    by more than `tolerance` of its reference, else None (the figure stays claimed)."""
     what, most = prediction.left_out.get(field, ("", 0))
-    predicted = getattr(prediction.total, field)
-    return what if field in RANGES and most and tolerance is not None and most > tolerance * predicted else None
+    reference = getattr(prediction.total, RANGE_REFERENCE.get(field, field))
+    return what if field in RANGES and most and tolerance is not None and most > tolerance * reference else None
 
 
 def range_status(measured, bounds: tuple[int, int], tolerance: float, what: str) -> str:

@@ -653,8 +653,8 @@ def test_a_launch_that_reaches_local_memory_gets_its_global_figures_and_local_bo
     # through L1 and L2 beside the global loads; what L1 serves of the local loads is the warps'
     # timing, not predicted (test_caches_recorded.test_local_memory_within_its_ranges). The local
     # sectors are the exact counts' (`analyze`'s local rows), every store sector goes on to L2 (the
-    # local row), and the L2 and DRAM read ranges widen by a sector and 64 bytes a local sector;
-    # the global figures are those of the launch with its local accesses left out
+    # local row), the L2 and DRAM read ranges widen by a sector and 64 bytes a local sector, the L1
+    # hits' narrows by a hit a local sector; the global figures are those of the launch with its local accesses left out
     import dataclasses
 
     from warpsim.caches import caches_for_launch, program
@@ -681,8 +681,14 @@ def test_a_launch_that_reaches_local_memory_gets_its_global_figures_and_local_bo
     low, high = without.dram_read_range or (dram, dram)  # global sectors written in part widen it too
     assert p.dram_read_range == (low, high + LEFT_OUT_DRAM_BYTES * (loads + stores))
     assert p.left_out["l2_read_sectors"] == ("local memory", loads)
+    # local lines may take global hits from L1: up to one a local sector (LOCAL_L1_EVICTIONS), and
+    # never more than were predicted; the prediction is the range's top, as without local memory
+    hits = without.total.l1_hit_sectors
+    assert hits > 0 and p.l1_hit_range == (hits - min(hits, loads + stores), hits)
+    assert without.l1_hit_range == (hits, hits) and "l1_hit_sectors" not in without.left_out
     note = local_note(p)
     assert f"{loads:,} load and {stores:,} store sectors" in note and f"{p.l2_read_range[1]:,}" in note
+    assert f"L1 hit sectors between {p.l1_hit_range[0]:,} and {hits:,}" in note
     assert local_note(without) == ""
     if entry == "stack_sum":  # 24 LDL and 24 STL a thread, 97 threads in 4 warps: 96 each
         counted = {(r.space, r.op): r for r in rows}

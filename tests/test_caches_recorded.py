@@ -21,6 +21,7 @@ from profiling.traces import TRACES_DIR, current_sha256, load_trace
 from test_profiling_cli import invoke
 from warpsim import caches
 from warpsim.caches import footprint, program
+from warpsim.caches.model import LOCAL_L1_EVICTIONS
 
 _BY_FIELD = {m.field: m for m in CACHE_BY_NAME.values()}
 L1_HIT, L2_READ, DRAM_READ = (_BY_FIELD[f].name for f in ("l1_hit_sectors", "l2_read_sectors", "dram_read_bytes"))
@@ -547,7 +548,7 @@ def test_blind_batch_11_local_memory_exact_its_caches_global_and_bounded():
     cache = frame[frame.metric.isin([L1_HIT, L2_READ, DRAM_READ])]
     local = ~cache.trace.str.contains("ticket")
     assert cache.predicted.notna().all()
-    assert cache[local & (cache.metric != L1_HIT)].status.str.startswith("not claimed (local memory").all()
+    assert cache[local].status.str.startswith("not claimed (local memory").all()
     fields = {L1_HIT: "l1_hit_sectors", L2_READ: "l2_read_sectors", DRAM_READ: "dram_read_bytes"}
     for _, row in cache[~local].iterrows():
         assert predicted["local/" + row.trace.rsplit("/", 1)[-1].removesuffix(".json")]["caches"][
@@ -574,7 +575,7 @@ def test_blind_batch_12_spills_and_local_widths_exact_as_predicted():
     assert t.metrics["l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"] == 3 * 16 * 64 + 16 * 2
     cache = frame[frame.metric.isin([L1_HIT, L2_READ, DRAM_READ])]
     assert cache.predicted.notna().all()  # the global accesses', the local ones bounded (below)
-    assert cache[cache.metric != L1_HIT].status.str.startswith("not claimed (local memory").all()
+    assert cache.status.str.startswith("not claimed (local memory").all()
 
 
 def test_local_memory_within_its_ranges():
@@ -605,13 +606,16 @@ def test_local_memory_within_its_ranges():
     assert max(abs(r.rel_error) for r in l2_write) < 0.022
     assert sum(r.predicted == r.measured for r in l2_write) == 12
     # L1 hits of the global loads: local lines take L1 space from them, which the model leaves out,
-    # so it predicts as many or more hits than measured in all 30; within 2% of the load sectors in
-    # 24, outside in scatter_local's and spill's largest (+2.7% to +4.7%: 19.9 M and 6.4 M local
-    # load sectors beside 2.9 M and 3.7 M global)
+    # so it predicts as many or more hits than measured in all 30, 2.7-4.7% of the load sectors
+    # more in scatter_local's and spill's largest (19.9 M and 6.4 M local load sectors beside 2.9 M
+    # and 3.7 M global). Since stop 33 every one is a range, the prediction at its top and up to a
+    # hit fewer a local sector (LOCAL_L1_EVICTIONS: more local sectors than predicted hits in all
+    # 30, so down to 0), and every measurement lies inside
     l1 = {key: at[(*key, L1_HIT)] for key in runs}
     assert all(r.predicted >= r.measured for r in l1.values())
-    outside = sorted(stem for (_, stem), r in l1.items() if not r.status.startswith("within"))
-    assert outside == sorted(2 * ["scatter_local__n200003_k5", "scatter_local__n600001_k30", "spill__n500009_steps1"])
+    assert all(re.match(rf"not claimed \(local memory\): within 0-{int(r.predicted):,}$", r.status) for r in l1.values())
+    # the most taken: scatter_local at 600,001, run 2, 139,364 hits of 2,925,032 load sectors
+    assert max(r.rel_error for r in l1.values()) == pytest.approx(139_364 / 2_925_032)
 
 
 def test_blind_batch_13_indices_the_launch_gives_exact_and_the_caches_as_predicted():
@@ -886,12 +890,14 @@ def test_blind_batch_26_the_ranges_predicted_hold_what_was_left_out():
     # global loads: never more measured than predicted, but the ring's local traffic evicts its
     # global lines far more than the six local launches of batches 11-12 did (200,003 threads:
     # 224,477 hits measured of 1,218,800 load sectors, 807,846 predicted: 48% of the load
-    # sectors), so the claim that local lines cost the global hits at most a few percent is
-    # false: recorded here, and left for the next stop to turn into a range
+    # sectors), so the claim that local lines cost the global hits at most a few percent was
+    # false. Since stop 33 the L1 hits of a launch with local memory are a range too, from the
+    # prediction down by a hit a local sector (LOCAL_L1_EVICTIONS, at most the hits): every
+    # measurement inside, the ring's most taken 0.042 a local sector (500,009, run 2)
     predicted = json.loads((TRACES_DIR.parent / "scripts" / "h200_blind26_predictions.json").read_text())
     found = [load_trace(p) for p in sorted((TRACES_DIR / "h100" / "blind26").rglob("*.json"))]
     assert len(found) == 2 * len(predicted) == 18
-    l1_off = set()
+    l1_off, taken = set(), []
     for t in found:
         want, m = predicted[t.meta["id"]], t.metrics
         low, high = want["ranges"]["l2_read_sectors_range"]
@@ -900,7 +906,11 @@ def test_blind_batch_26_the_ranges_predicted_hold_what_was_left_out():
         assert 0.95 * low <= m[DRAM_READ] <= high, t.meta["id"]
         assert abs(want["caches"]["l2_write_sectors"] - m[L2_WRITE]) <= 0.011 * m[L2_WRITE], t.meta["id"]
         hits, loads = want["caches"]["l1_hit_sectors"], want["caches"]["load_sectors"]
-        assert m[L1_HIT] <= hits, t.meta["id"]
+        local = sum(want["ranges"]["local_sectors"].values())
+        assert hits - min(hits, LOCAL_L1_EVICTIONS * local) <= m[L1_HIT] <= hits, t.meta["id"]
+        if local:  # every_third has none: its range is the prediction
+            taken.append((hits - m[L1_HIT]) / local)
         if hits - m[L1_HIT] > 0.02 * loads:
             l1_off.add(t.meta["id"])
     assert l1_off == {"leftout/ring__n200003_steps40", "leftout/ring__n500009_steps40"}
+    assert max(taken) == pytest.approx(1_745_886 / 42_000_784)

@@ -38,6 +38,11 @@ LOCAL_ROW = "(local)"
 #: piece, DRAM's unit (warpsim.caches.footprint). Measured, 32 where neighbours pair: block_votes'
 #: y[2 i] at 12,000,000, every sector half written, read 89.6 MB for 3 M sectors.
 LEFT_OUT_DRAM_BYTES = 64
+#: The most L1 hits of global loads a local sector (load or store) may take away, by filling L1
+#: space they would have hit in. Measured, at most 0.042 a local sector: blind batch 26's ring at
+#: 500,009 threads (H100) lost 1,745,886 of 2,018,380 predicted hits beside 42,000,784 local
+#: sectors; batches 11-12 lost at most 0.008 (spill at 500,009).
+LOCAL_L1_EVICTIONS = 1
 
 FIELDS = ("load_sectors", "l1_hit_sectors", "l2_read_sectors", "l2_write_sectors", "dram_read_bytes",
           "dram_write_bytes")
@@ -101,14 +106,21 @@ class CachePrediction:
         return math.floor(self.fetched_sectors - merged), self.fetched_sectors + left_out
 
     @property
+    def l1_hit_range(self) -> tuple[int, int]:
+        """The global loads' L1 hit sectors as predicted, or fewer by what local memory's lines may
+        take from them (`left_out`); the prediction where the launch has no local memory."""
+        hits = self.total.l1_hit_sectors
+        return hits - self.left_out.get("l1_hit_sectors", ("", 0))[1], hits
+
+    @property
     def local(self) -> bool:
         """Whether the launch reaches local memory. Its loads and stores go through L1 to L2 beside
         the global ones: every store sector on to L2 (the local row's L2 write sectors; blind
         batches 11 and 12: L2 write sectors = global + local store sectors within 0.3%), the loads
         as far as L1 still holds what the thread stored, which hangs on the warps' timing (measured:
-        0-94% of the local load sectors missed L1) and is not predicted: the L2 and DRAM read
-        figures are then the global accesses', and the ranges (`l2_read_range`,
-        `dram_read_range`) bound what the local ones add."""
+        0-94% of the local load sectors missed L1) and is not predicted: the L1 hit, L2 and DRAM
+        read figures are then the global accesses', and the ranges (`l1_hit_range`,
+        `l2_read_range`, `dram_read_range`) bound what the local ones take or add."""
         return any(self.local_sectors)
 
     @property
@@ -121,11 +133,15 @@ class CachePrediction:
     @property
     def left_out(self) -> dict[str, tuple[str, int]]:
         """Per figure that leaves out traffic the model does not predict: (what, the most it may
-        add). L2 read sectors: a sector a local load (`local`); DRAM read bytes: LEFT_OUT_DRAM_BYTES a
-        local sector and a sector the launch's stores fill in part (`partly_written`: the L2 reads
-        it before it writes it back, docs/CACHES.md). Figures with nothing left out are absent."""
+        add, or take for L1 hits). L1 hit sectors: LOCAL_L1_EVICTIONS a local sector (`local`), the
+        predicted hits at most; L2 read sectors: a sector a local load; DRAM read bytes:
+        LEFT_OUT_DRAM_BYTES a local sector and a sector the launch's stores fill in part
+        (`partly_written`: the L2 reads it before it writes it back, docs/CACHES.md). Figures with
+        nothing left out are absent."""
         partial = sum((self.partly_written or {}).values())
         out = {}
+        if self.local and (hits := self.total.l1_hit_sectors):
+            out["l1_hit_sectors"] = ("local memory", min(hits, LOCAL_L1_EVICTIONS * sum(self.local_sectors)))
         if self.local_sectors[0]:
             out["l2_read_sectors"] = ("local memory", self.local_sectors[0])
         dram = [(what, n) for what, n in (("local memory", sum(self.local_sectors)),
@@ -159,6 +175,7 @@ class CachePrediction:
         return {"blocks_per_sm": res.blocks_per_sm, "l1_bytes": res.l1_bytes, "dispatch": self.dispatch,
                 "footprint_bytes": self.footprint_bytes, "fits_in_l2": self.fits,
                 "repeated_sectors": sum(self.repeated_sectors),
+                "l1_hit_sectors_range": list(self.l1_hit_range),
                 "l2_read_sectors_range": list(self.l2_read_range),
                 "dram_read_bytes_range": list(self.dram_read_range) if self.dram_read_range else None,
                 "partly_written_sectors": self.partly_written,

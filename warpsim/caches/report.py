@@ -142,10 +142,12 @@ def local_note(p: CachePrediction) -> str:
     low, high = p.l2_read_range
     dram_low = p.total.dram_read_bytes  # the local sectors' share of the range (`left_out`)
     dram_high = dram_low + LEFT_OUT_DRAM_BYTES * (loads + stores)
+    hit_low, hits = p.l1_hit_range
     return (f"Local memory (per-thread arrays, register spills): {loads:,} load and {stores:,} store sectors. Every "
             f"store sector goes on to L2 (the {LOCAL_ROW} row); how many loads L1 still serves hangs on the warps' "
             f"timing (0-94% missed in the launches measured), which the model does not follow: the L2 and DRAM read "
             f"figures above are the global accesses', the local loads' may add up to their sectors: L2 read sectors "
             f"between {low:,} and {high:,}, DRAM read bytes between {dram_low:,} and {dram_high:,} "
             f"({LEFT_OUT_DRAM_BYTES} bytes a local sector at most). Local lines also take L1 space from the global "
-            f"ones, which the L1 hit figures leave out (measured up to 4.7% of the load sectors fewer hits).")
+            f"ones, which the L1 hit figures leave out: L1 hit sectors between {hit_low:,} and {hits:,} (measured up to "
+            f"57% of the load sectors fewer hits than predicted, never more).")
