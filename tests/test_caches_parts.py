@@ -653,8 +653,8 @@ def test_a_launch_that_reaches_local_memory_gets_its_global_figures_and_local_bo
     # through L1 and L2 beside the global loads; what L1 serves of the local loads is the warps'
     # timing, not predicted (test_caches_recorded.test_local_memory_within_its_ranges). The local
     # sectors are the exact counts' (`analyze`'s local rows), every store sector goes on to L2 (the
-    # local row), the L2 and DRAM read ranges widen by a sector and 64 bytes a local sector, the L1
-    # hits' narrows by a hit a local sector; the global figures are those of the launch with its local accesses left out
+    # local row), the L1 hits' range reaches down by a hit a local sector, the L2 reads' up by a
+    # sector a local load and the hits lost, the DRAM reads' by 64 bytes a local sector; the global figures are those of the launch with its local accesses left out
     import dataclasses
 
     from warpsim.caches import caches_for_launch, program
@@ -676,15 +676,16 @@ def test_a_launch_that_reaches_local_memory_gets_its_global_figures_and_local_bo
     prog = program.from_machine_code(k)
     without = predict(dataclasses.replace(prog, local_sectors=(0, 0)))
     assert not without.local and [r for r in p.rows if r.array != LOCAL_ROW] == without.rows
-    assert p.l2_read_range == (without.l2_read_range[0], without.l2_read_range[1] + loads)
+    hits = without.total.l1_hit_sectors  # local lines may take up to a hit a local sector, each read from L2 then
+    taken = min(hits, loads + stores)
+    assert p.l2_read_range == (without.l2_read_range[0], without.l2_read_range[1] + loads + taken)
     dram = without.total.dram_read_bytes
     low, high = without.dram_read_range or (dram, dram)  # global sectors written in part widen it too
     assert p.dram_read_range == (low, high + LEFT_OUT_DRAM_BYTES * (loads + stores))
-    assert p.left_out["l2_read_sectors"] == ("local memory", loads)
+    assert p.left_out["l2_read_sectors"] == ("local memory", loads + taken)
     # local lines may take global hits from L1: up to one a local sector (LOCAL_L1_EVICTIONS), and
     # never more than were predicted; the prediction is the range's top, as without local memory
-    hits = without.total.l1_hit_sectors
-    assert hits > 0 and p.l1_hit_range == (hits - min(hits, loads + stores), hits)
+    assert hits > 0 and p.l1_hit_range == (hits - taken, hits)
     assert without.l1_hit_range == (hits, hits) and "l1_hit_sectors" not in without.left_out
     note = local_note(p)
     assert f"{loads:,} load and {stores:,} store sectors" in note and f"{p.l2_read_range[1]:,}" in note
@@ -709,3 +710,61 @@ def test_the_sectors_a_ragged_block_vote_fills_in_part():
     assert footprint.partly_written(prog) == footprint.partly_written(prog, bitmap=0) == {"y": 164}
     assert footprint.enumerated_written(prog) == {"y": 164}
     assert footprint.partly_written(prog, limit=10) is None  # more spans than allowed: not counted
+
+
+def test_loads_of_gpu_or_system_scope_and_no_allocate_ones_do_not_go_through_l1():
+    # kernels/cacheops.cu (blind batch 27): one stencil y[i] = x[i - 1] + x[i] + x[i + 1] loaded
+    # six ways. The exact counts are the same for all six: 3 LDG a warp, the aligned x[i] 4 sectors,
+    # x[i - 1] and x[i + 1] 5 (a float off a sector's edge): 14 a warp for 31,250 warps, and the
+    # last warp's 3 threads (999,999-1,000,001) 1 sector each: 437,503. What L1 serves differs:
+    # STRONG.GPU (__ldcg), STRONG.SYS (volatile) and NA (L1::no_allocate) neither hit nor allocate
+    # there, so L2 receives every sector (none repeats another block's at the same step: a point
+    # range); EF (__ldcs) and LU (__ldlu) are served as plain loads
+    from warpsim.caches import caches_for_launch, program
+    from warpsim.sass.analyze import prepare
+
+    source = KERNELS / "cacheops.cu"
+    found = {}
+    for entry in ("stencil_plain", "stencil_cg", "stencil_volatile", "stencil_cs", "stencil_lu", "stencil_na"):
+        k = prepare(source, entry, "cdiv(n,256)", "256", {"n": "1000003", "x": "float[n]", "y": "float[n]"})
+        mods = {a.site.pc: k.program.by_pc[a.site.pc].mods for a in program.from_machine_code(k).accesses}
+        found[entry] = caches_for_launch(k), program.from_machine_code(k), mods
+    plain = found["stencil_plain"][0].total
+    assert plain.load_sectors == 14 * 31_250 + 3 and plain.l1_hit_sectors > 0.6 * plain.load_sectors
+    for entry, (p, prog, mods) in found.items():
+        t = p.total
+        assert t.load_sectors == plain.load_sectors and not p.l1_invalidated
+        loads = [a for a in prog.accesses if a.op == "load"]
+        assert len(loads) == 3
+        if entry in ("stencil_cg", "stencil_volatile", "stencil_na"):
+            assert not any(a.l1 for a in loads), entry
+            assert {mods[a.site.pc] for a in loads} == {{"stencil_cg": ("E", "STRONG", "GPU"),
+                                                       "stencil_volatile": ("E", "STRONG", "SYS"),
+                                                       "stencil_na": ("E", "NA")}[entry]}
+            assert t.l1_hit_sectors == 0 and t.l2_read_sectors == t.load_sectors
+            assert p.l2_read_range == (t.load_sectors, t.load_sectors)
+        else:
+            assert all(a.l1 for a in loads), entry
+            assert (t.l1_hit_sectors, t.l2_read_sectors) == (plain.l1_hit_sectors, plain.l2_read_sectors), entry
+
+
+def test_an_l1_invalidation_puts_the_l1_hits_in_a_range():
+    # kernels/cacheops.cu's stencil_acquire: an ld.acquire.gpu of a flag compiles to LDG.E.STRONG.GPU
+    # and CCTL.IVALL, which drops every line of the SM's L1 when each warp passes it. The plain
+    # stencil's hits are then anywhere from none to the prediction, and each one lost a sector more
+    # read from L2; the flag's load (a sector a warp, every warp of the 3,907 blocks: it is not
+    # guarded) goes to L2 every time
+    from warpsim.caches import caches_for_launch
+    from warpsim.caches.report import invalidation_note
+    from warpsim.sass.analyze import prepare
+
+    args = {"n": "1000003", "x": "float[n]", "y": "float[n]"}
+    k = prepare(KERNELS / "cacheops.cu", "stencil_acquire", "cdiv(n,256)", "256", {**args, "flag": "int[1]"})
+    p = caches_for_launch(k)
+    plain = caches_for_launch(prepare(KERNELS / "cacheops.cu", "stencil_plain", "cdiv(n,256)", "256", args))
+    hits = p.total.l1_hit_sectors
+    assert p.l1_invalidated == "CCTL.IVALL" and not plain.l1_invalidated
+    assert p.total.load_sectors == plain.total.load_sectors + 3_907 * 8 and hits == plain.total.l1_hit_sectors
+    assert p.l1_hit_range == (0, hits) and p.left_out["l1_hit_sectors"] == ("L1 invalidated by CCTL.IVALL", hits)
+    assert p.l2_read_range[1] == p.fetched_sectors + hits
+    assert f"between 0 and {hits:,}" in invalidation_note(p) and invalidation_note(plain) == ""

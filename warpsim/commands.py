@@ -180,10 +180,12 @@ def show_analysis(kernel: str, M: str | None, N: str | None, K: str | None, bloc
         if passes:
             out.print(passes)
     if predicted is not None:
-        from warpsim.caches.report import cache_layouts, coalescer_note, local_note, partial_note, pitch_note, sentence
+        from warpsim.caches.report import (cache_layouts, coalescer_note, invalidation_note, local_note, partial_note,
+                                           pitch_note, sentence)
 
         show(out, cache_layouts(predicted), width)
         out.print(sentence(predicted, a.total("global", "load", "bytes_requested")))
-        for note in (coalescer_note(predicted), pitch_note(predicted), partial_note(predicted), local_note(predicted)):
+        for note in (coalescer_note(predicted), pitch_note(predicted), partial_note(predicted), local_note(predicted),
+                     invalidation_note(predicted)):
             if note:
                 out.print(note)

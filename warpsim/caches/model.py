@@ -84,6 +84,7 @@ class CachePrediction:
     lockstep: bool = False  # blocks of 32 warps waiting at a barrier (their later waves merge more)
     partly_written: dict | None = None  # array -> sectors its stores fill only in part (None: not counted)
     local_sectors: tuple[int, int] = (0, 0)  # local memory's load and store sectors (exact)
+    l1_invalidated: str = ""  # an instruction that invalidates L1 (program.l1_invalidations)
 
     @property
     def fits(self) -> bool | None:
@@ -97,8 +98,9 @@ class CachePrediction:
         wave and later), and less none. The prediction lies inside. Measured L2 reads lie inside
         for 486 of 582 traces; outside, L1's misses are off (naive_coalesced 16x16 4096^3 fetches
         15% more than predicted) or the range is a point (no repeats) that ncu's few merges or L1
-        misses move by about 1% (stencils, convolutions, transposes). Local memory's loads (`local`)
-        may each miss L1 and read a sector from L2, or none: they widen the range by their sectors."""
+        misses move by about 1% (stencils, convolutions, transposes). What the figure leaves out
+        (`left_out`: local memory's loads, which may each miss L1 and read a sector from L2, or
+        none; the global hits L1 may lose to local lines or invalidations) widens it by as much."""
         first, later = self.repeated_sectors
         most = l2.MOST_MERGED
         merged = most["first"] * first + most["later, lockstep" if self.lockstep else "later"] * later
@@ -134,16 +136,24 @@ class CachePrediction:
     def left_out(self) -> dict[str, tuple[str, int]]:
         """Per figure that leaves out traffic the model does not predict: (what, the most it may
         add, or take for L1 hits). L1 hit sectors: LOCAL_L1_EVICTIONS a local sector (`local`), the
-        predicted hits at most; L2 read sectors: a sector a local load; DRAM read bytes:
-        LEFT_OUT_DRAM_BYTES a local sector and a sector the launch's stores fill in part
-        (`partly_written`: the L2 reads it before it writes it back, docs/CACHES.md). Figures with
-        nothing left out are absent."""
+        predicted hits at most, and all of them where the kernel invalidates L1 (`l1_invalidated`,
+        when is the warps' timing); L2 read sectors: a sector a local load, and the L1 hits that
+        may be lost; DRAM read bytes: LEFT_OUT_DRAM_BYTES a local sector and a sector the launch's
+        stores fill in part (`partly_written`: the L2 reads it before it writes it back,
+        docs/CACHES.md). Figures with nothing left out are absent."""
         partial = sum((self.partly_written or {}).values())
         out = {}
-        if self.local and (hits := self.total.l1_hit_sectors):
-            out["l1_hit_sectors"] = ("local memory", min(hits, LOCAL_L1_EVICTIONS * sum(self.local_sectors)))
-        if self.local_sectors[0]:
-            out["l2_read_sectors"] = ("local memory", self.local_sectors[0])
+        hits = self.total.l1_hit_sectors
+        taken = [(what, n) for what, n in (
+            ("local memory", min(hits, LOCAL_L1_EVICTIONS * sum(self.local_sectors))),
+            (f"L1 invalidated by {self.l1_invalidated}", hits if self.l1_invalidated else 0)) if n]
+        if taken:
+            out["l1_hit_sectors"] = (", ".join(w for w, _ in taken), max(n for _, n in taken))
+        # every hit L1 may lose is a sector more it reads from L2, beside the local loads' own
+        names = (["local memory"] if self.local_sectors[0] else []) + [w for w, _ in taken]
+        if names:
+            most = self.local_sectors[0] + max((n for _, n in taken), default=0)
+            out["l2_read_sectors"] = (", ".join(dict.fromkeys(names)), most)
         dram = [(what, n) for what, n in (("local memory", sum(self.local_sectors)),
                                           ("sectors written in part", partial)) if n]
         if dram:
@@ -180,6 +190,7 @@ class CachePrediction:
                 "dram_read_bytes_range": list(self.dram_read_range) if self.dram_read_range else None,
                 "partly_written_sectors": self.partly_written,
                 "local_sectors": {"load": self.local_sectors[0], "store": self.local_sectors[1]},
+                "l1_invalidated": self.l1_invalidated or None,
                 "rows": [r.as_dict() for r in self.rows], "total": self.total.as_dict()}
 
 
@@ -230,7 +241,7 @@ def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePred
     repeated = (int(round(result.repeated_first.sum())), int(round(result.repeated_later.sum())))
     return CachePrediction(program.name, ordered, res, mode, program.footprint_bytes, hw.l2,
                            int(round(result.fetched.sum())), repeated, in_lockstep, footprint.partly_written(program),
-                           program.local_sectors)
+                           program.local_sectors, program.l1_invalidated)
 
 
 #: Threads of a block whose barrier keeps later waves' requests aligned (l2.merged_share): 32

@@ -84,6 +84,7 @@ class Program:
     footprint_bytes: int | None = None  # bytes of the launch's arrays (None: a buffer's size is not declared)
     code_bytes: int = 0  # bytes of the kernel's machine code (its instructions), which DRAM delivers once
     local_sectors: tuple[int, int] = (0, 0)  # local memory's load and store sectors (LDL, STL), exact
+    l1_invalidated: str = ""  # an instruction of the kernel that invalidates L1 (`l1_invalidations`)
 
     @property
     def blocks(self) -> int:
@@ -102,8 +103,30 @@ def _mods(kernel, site: Site) -> tuple[str, ...]:
     return by_pc[site.pc].mods if site.pc in by_pc else ()
 
 
+#: Load modifiers that keep a load out of L1 (it neither hits nor allocates there): cp.async's
+#: .BYPASS and .NA (`ld.global.L1::no_allocate`). A strong load of GPU or system scope (`__ldcg`,
+#: `ld.relaxed.gpu`, `ld.acquire.gpu`: .STRONG.GPU; `volatile`, `__ldcv`: .STRONG.SYS) must see
+#: other SMs' stores, which an SM's L1 does not, so L1 does not serve it either. .STRONG.SM
+#: (`__ldca`, `ld.relaxed.cta`), .EF (`__ldcs`), .LU (`__ldlu`) and .EL (`L1::evict_last`) are
+#: served as plain loads: what their eviction hints change is not modelled.
+NO_L1 = frozenset({"BYPASS", "NA"})
+NO_L1_SCOPES = frozenset({"GPU", "SYS"})
+
+
 def _allocates(site: Site, mods: tuple[str, ...] = ()) -> bool:
-    return site.op == "load" and "BYPASS" not in mods
+    """Whether a load goes through L1 (`NO_L1`, `NO_L1_SCOPES`); stores and atomics never do."""
+    strong = "STRONG" in mods and not NO_L1_SCOPES.isdisjoint(mods)
+    return site.op == "load" and NO_L1.isdisjoint(mods) and not strong
+
+
+def l1_invalidations(program) -> str:
+    """The instruction that invalidates the SM's L1 where the machine code has one (CCTL.IVALL,
+    after an `ld.acquire.gpu`, or `CCTL.IV`), else "": it drops lines other warps would hit,
+    at moments the warps' timing decides."""
+    for i in program.instructions:
+        if i.opcode == "CCTL" and ("IVALL" in i.mods or "IV" in i.mods):
+            return ".".join((i.opcode, *i.mods))
+    return ""
 
 
 def from_model(kernel: str, M: int, N: int, K: int, block=None) -> Program:
@@ -145,7 +168,7 @@ def from_machine_code(kernel, progress=None, concrete: "ConcreteRun | None" = No
     footprint = sum(sizes) if sizes and None not in sizes else None
     return Program(kernel.name, tuple(kernel.launch.grid), tuple(kernel.launch.block), threads, tuple(accesses),
                    function.registers, kernel.launch.shared_bytes, barrier_in_loop(kernel.program), footprint,
-                   code_bytes(kernel.program), local)
+                   code_bytes(kernel.program), local, l1_invalidations(kernel.program))
 
 
 def _local_sectors(sites: list[Site], threads: int) -> tuple[int, int]:

@@ -98,7 +98,7 @@ def coalescer_note(p: CachePrediction) -> str:
     if not p.fetched_sectors or repeated < REPEATS_WORTH_NAMING * p.fetched_sectors:
         return ""
     low, high = p.l2_read_range
-    high -= p.local_sectors[0]  # local memory's loads: local_note
+    high -= p.left_out.get("l2_read_sectors", ("", 0))[1]  # what it leaves out: local_note, invalidation_note
     return (f"{repeated / p.fetched_sectors:.0%} of the sectors L1 asks L2 for repeat another block's request at "
             f"the same step, which the L2 request coalescer merges as the blocks' timing allows (up to "
             f"{MOST_MERGED['first']:.0%} of a first wave's in the launches measured): with L1 as predicted, the L2 "
@@ -151,3 +151,14 @@ def local_note(p: CachePrediction) -> str:
             f"({LEFT_OUT_DRAM_BYTES} bytes a local sector at most). Local lines also take L1 space from the global "
             f"ones, which the L1 hit figures leave out: L1 hit sectors between {hit_low:,} and {hits:,} (measured up to "
             f"57% of the load sectors fewer hits than predicted, never more).")
+
+
+def invalidation_note(p: CachePrediction) -> str:
+    """When the kernel invalidates L1 (`CachePrediction.l1_invalidated`): what that leaves of the L1
+    hit figure; "" when it does not."""
+    if not p.l1_invalidated:
+        return ""
+    low, high = p.l1_hit_range
+    return (f"The kernel invalidates L1 ({p.l1_invalidated}, after an acquire load or a fence): lines other "
+            f"warps would hit are dropped at moments the warps' timing decides, so the L1 hit sectors are "
+            f"between {low:,} and {high:,}, and the L2 reads above are as few as the model's hits leave.")
