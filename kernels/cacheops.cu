@@ -6,7 +6,8 @@
 // (warpsim.caches.program.NO_L1), the eviction hints are served as plain loads. An acquire load
 // (LDG.E.STRONG.GPU then CCTL.IVALL: every line of the SM's L1 invalidated) puts the plain loads'
 // hits in a range. Stores through __stcg, __stcs and __stwt (STG.E.STRONG.GPU, .EF, .STRONG.SYS).
-// Launch: block (256), grid (cdiv(n,256)). Any n >= 1.
+// Launch: block (256), grid (cdiv(n,256)). Any n >= 1. The stencils are spelled out one by one:
+// warpsim reads a kernel's parameter names from its source, which a macro would hide.
 
 __device__ __forceinline__ float ld_volatile(const float* p) { return *(const volatile float*)p; }
 
