@@ -768,3 +768,4 @@ def test_an_l1_invalidation_puts_the_l1_hits_in_a_range():
     assert p.l1_hit_range == (0, hits) and p.left_out["l1_hit_sectors"] == ("L1 invalidated by CCTL.IVALL", hits)
     assert p.l2_read_range[1] == p.fetched_sectors + hits
     assert f"between 0 and {hits:,}" in invalidation_note(p) and invalidation_note(plain) == ""
+    assert f"L2 read sectors between {p.l2_read_range[0]:,} and {p.l2_read_range[1]:,}" in invalidation_note(p)

@@ -159,6 +159,8 @@ def invalidation_note(p: CachePrediction) -> str:
     if not p.l1_invalidated:
         return ""
     low, high = p.l1_hit_range
+    l2_low, l2_high = p.l2_read_range
     return (f"The kernel invalidates L1 ({p.l1_invalidated}, after an acquire load or a fence): lines other "
             f"warps would hit are dropped at moments the warps' timing decides, so the L1 hit sectors are "
-            f"between {low:,} and {high:,}, and the L2 reads above are as few as the model's hits leave.")
+            f"between {low:,} and {high:,}, and each hit lost is a sector more read from L2: L2 read sectors "
+            f"between {l2_low:,} and {l2_high:,}.")
