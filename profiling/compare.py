@@ -524,8 +524,9 @@ def cache_status(predicted, measured, rel_error, tolerance) -> str:
 
 #: The figures the model may leave traffic out of (warpsim.caches.model.CachePrediction.left_out:
 #: local memory's lines, which take L1 space from the global ones and whose loads' L1 hits are the
-#: warps' timing; sectors written in part, which the L2 reads back): where what is left out could
-#: move the figure by more than its tolerance, it is given as a range and not claimed.
+#: warps' timing; an L1 invalidation's lost hits; sectors written in part, which the L2 reads back):
+#: where what is left out could move the figure by more than its tolerance, it is given as a range
+#: and not claimed.
 RANGES = {"l1_hit_sectors": lambda p: p.l1_hit_range, "l2_read_sectors": lambda p: p.l2_read_range,
           "dram_read_bytes": lambda p: p.dram_read_range}
 #: The predicted figure a tolerance is a share of, where it is not the figure itself (CACHE_METRICS' `of`).

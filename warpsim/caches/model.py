@@ -104,13 +104,13 @@ class CachePrediction:
         first, later = self.repeated_sectors
         most = l2.MOST_MERGED
         merged = most["first"] * first + most["later, lockstep" if self.lockstep else "later"] * later
-        left_out = self.left_out.get("l2_read_sectors", ("", 0))[1]  # local memory's loads
+        left_out = self.left_out.get("l2_read_sectors", ("", 0))[1]
         return math.floor(self.fetched_sectors - merged), self.fetched_sectors + left_out
 
     @property
     def l1_hit_range(self) -> tuple[int, int]:
-        """The global loads' L1 hit sectors as predicted, or fewer by what local memory's lines may
-        take from them (`left_out`); the prediction where the launch has no local memory."""
+        """The global loads' L1 hit sectors as predicted, or fewer by what local memory's lines or an
+        L1 invalidation may take from them (`left_out`); the prediction where neither is."""
         hits = self.total.l1_hit_sectors
         return hits - self.left_out.get("l1_hit_sectors", ("", 0))[1], hits
 
