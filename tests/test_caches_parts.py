@@ -769,3 +769,28 @@ def test_an_l1_invalidation_puts_the_l1_hits_in_a_range():
     assert p.l2_read_range[1] == p.fetched_sectors + hits
     assert f"between 0 and {hits:,}" in invalidation_note(p) and invalidation_note(plain) == ""
     assert f"L2 read sectors between {p.l2_read_range[0]:,} and {p.l2_read_range[1]:,}" in invalidation_note(p)
+
+
+@given(st.lists(st.tuples(st.integers(0, 3000), st.integers(0, 40)), min_size=1, max_size=60),
+       st.sampled_from([1, 2, 4, 8]), st.sampled_from([8, 16, 24, 64]))
+def test_sectors_written_in_part_count_the_same_a_window_at_a_time(runs, g, window):
+    # footprint._partial_sectors: runs of written granules (first, last), in one or two parts as
+    # chunks give them, counted window by window over the range (`window` granules at a time, a
+    # multiple of a sector's; up to WINDOWS of them) or from the runs' union (bitmap=0): the same
+    # sectors, and each equals a byte map of the writes
+    from warpsim.caches import footprint
+
+    first = np.array([a for a, _ in runs], dtype=np.int64)
+    last = first + np.array([n for _, n in runs], dtype=np.int64)
+    half = len(runs) // 2
+    parts = [(first[:half], last[:half]), (first[half:], last[half:])]
+    per = footprint.SECTOR // g
+    written = np.zeros((int(last.max()) // per + 1) * per, dtype=bool)
+    for a, b in zip(first, last):
+        written[a:b + 1] = True
+    counts = written.reshape(-1, per).sum(axis=1)
+    expected = int(((counts > 0) & (counts < per)).sum())
+    assert footprint._partial_sectors(parts, g, 0) == expected
+    windows = -(-(int(last.max()) + 1 - int(first.min()) // per * per) // window)
+    if windows <= footprint.WINDOWS:
+        assert footprint._partial_sectors(parts, g, window) == expected
