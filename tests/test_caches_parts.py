@@ -712,14 +712,16 @@ def test_the_sectors_a_ragged_block_vote_fills_in_part():
     assert footprint.partly_written(prog, limit=10) is None  # more spans than allowed: not counted
 
 
-def test_loads_of_gpu_or_system_scope_and_no_allocate_ones_do_not_go_through_l1():
+def test_loads_of_gpu_or_system_scope_no_allocate_and_last_use_do_not_go_through_l1():
     # kernels/cacheops.cu (blind batch 27): one stencil y[i] = x[i - 1] + x[i] + x[i + 1] loaded
     # six ways. The exact counts are the same for all six: 3 LDG a warp, the aligned x[i] 4 sectors,
     # x[i - 1] and x[i + 1] 5 (a float off a sector's edge): 14 a warp for 31,250 warps, and the
     # last warp's 3 threads (999,999-1,000,001) 1 sector each: 437,503. What L1 serves differs:
     # STRONG.GPU (__ldcg), STRONG.SYS (volatile) and NA (L1::no_allocate) neither hit nor allocate
-    # there, so L2 receives every sector (none repeats another block's at the same step: a point
-    # range); EF (__ldcs) and LU (__ldlu) are served as plain loads
+    # there, nor LU (__ldlu: measured so in blind batch 27), so every sector goes on to L2, where
+    # the request coalescer merges the repeats still in flight: the L2 reads' range runs down by
+    # the sectors that repeat a recent request, as many as the plain stencil's L1 hits (the same
+    # replay); EF (__ldcs) is served as a plain load
     from warpsim.caches import caches_for_launch, program
     from warpsim.sass.analyze import prepare
 
@@ -736,15 +738,17 @@ def test_loads_of_gpu_or_system_scope_and_no_allocate_ones_do_not_go_through_l1(
         assert t.load_sectors == plain.load_sectors and not p.l1_invalidated
         loads = [a for a in prog.accesses if a.op == "load"]
         assert len(loads) == 3
-        if entry in ("stencil_cg", "stencil_volatile", "stencil_na"):
+        if entry in ("stencil_cg", "stencil_volatile", "stencil_na", "stencil_lu"):
             assert not any(a.l1 for a in loads), entry
             assert {mods[a.site.pc] for a in loads} == {{"stencil_cg": ("E", "STRONG", "GPU"),
                                                        "stencil_volatile": ("E", "STRONG", "SYS"),
-                                                       "stencil_na": ("E", "NA")}[entry]}
+                                                       "stencil_na": ("E", "NA"), "stencil_lu": ("E", "LU")}[entry]}
             assert t.l1_hit_sectors == 0 and t.l2_read_sectors == t.load_sectors
-            assert p.l2_read_range == (t.load_sectors, t.load_sectors)
+            assert p.bypass_repeats == plain.l1_hit_sectors
+            assert p.l2_read_range == (t.load_sectors - p.bypass_repeats, t.load_sectors)
+            assert p.left_out["l2_read_sectors"] == ("loads L1 does not serve, merged in flight", p.bypass_repeats)
         else:
-            assert all(a.l1 for a in loads), entry
+            assert all(a.l1 for a in loads) and p.bypass_repeats == 0, entry
             assert (t.l1_hit_sectors, t.l2_read_sectors) == (plain.l1_hit_sectors, plain.l2_read_sectors), entry
 
 

@@ -124,6 +124,8 @@ class L1Replay:
 
     hit_share: np.ndarray  # share of the access's sectors that hit in L1
     fetch_share: np.ndarray  # share of them read from L2 (misses less those merged with a co-resident block's)
+    repeat_share: np.ndarray  # of a load L1 does not serve, the share of sectors its SM asked for before,
+    #                           within the reach of L1's size: the most the L2 request coalescer may merge
     distinct: np.ndarray  # per stream: distinct sectors a block touches per iteration of its loop (or in all)
     simulated: int  # warp-request lines replayed
 
@@ -177,12 +179,22 @@ def replay(program, res: Residency, stream_of: np.ndarray, hw: Hierarchy = H200,
     if use.any():
         result = simulate(rec.line[use], rec.mask[use], res.l1_bytes // hw.line, hw.l1_ways, group=rec.group[use])
         hit[use] = result["hit"]
+    # loads that do not go through L1 (program.NO_L1): their repeats of a sector asked for shortly
+    # before go to L2 all the same, where the request coalescer merges those still in flight
+    # (blind batch 27: a stencil's three __ldcg loads, 14 sectors a warp, read 10.6 from L2)
+    bypass = np.array([a.op == "load" and not a.l1 for a in program.accesses], dtype=bool)
+    again = np.zeros(len(rec.line), dtype=np.uint8)
+    others = bypass[rec.access] if len(rec.line) else np.zeros(0, dtype=bool)
+    if others.any():
+        again[others] = simulate(rec.line[others], rec.mask[others], res.l1_bytes // hw.line, hw.l1_ways,
+                                 group=rec.group[others])["hit"]
     if program.synchronized and res.blocks_per_sm <= LOCKSTEP_BLOCKS:
         hit, merged = in_flight(rec, hit)
     else:
         merged = np.zeros_like(hit)
     asked, got, joined = sectors(rec.mask), sectors(hit), sectors(merged)
-    hit_share, fetch_share = np.zeros(n), np.ones(n)
+    hit_share, fetch_share, repeat_share = np.zeros(n), np.ones(n), np.zeros(n)
+    repeated = sectors(again)
     for ai in range(n):
         sel = rec.access == ai
         if not sel.any():
@@ -190,6 +202,8 @@ def replay(program, res: Residency, stream_of: np.ndarray, hw: Hierarchy = H200,
         scale = window.scale(program.accesses[ai].site)
         hit_share[ai] = _extrapolate(rec.cold[sel], got[sel], asked[sel], scale)
         fetch_share[ai] = _extrapolate(rec.cold[sel], asked[sel] - got[sel] - joined[sel], asked[sel], scale)
+        if bypass[ai]:
+            repeat_share[ai] = _extrapolate(rec.cold[sel], repeated[sel], asked[sel], scale)
     distinct = np.zeros(int(stream_of.max()) + 1 if n else 0)
     for sid in range(len(distinct)):
         sel = np.isin(rec.access, np.flatnonzero(stream_of == sid))
@@ -198,7 +212,7 @@ def replay(program, res: Residency, stream_of: np.ndarray, hw: Hierarchy = H200,
         # per (block, iteration) the stream runs: a triangular loop's blocks differ in trip count
         runs = len(np.unique(rec.block[sel] * (1 << 32) + rec.iteration[sel] + 1))
         distinct[sid] = distinct_sectors(rec.line[sel], rec.mask[sel], rec.block[sel]) / runs
-    return L1Replay(hit_share, fetch_share, distinct, len(rec.line))
+    return L1Replay(hit_share, fetch_share, repeat_share, distinct, len(rec.line))
 
 
 def distinct_sectors(line: np.ndarray, mask: np.ndarray, block: np.ndarray) -> int:

@@ -85,6 +85,7 @@ class CachePrediction:
     partly_written: dict | None = None  # array -> sectors its stores fill only in part (None: not counted)
     local_sectors: tuple[int, int] = (0, 0)  # local memory's load and store sectors (exact)
     l1_invalidated: str = ""  # an instruction that invalidates L1 (program.l1_invalidations)
+    bypass_repeats: int = 0  # sectors of loads L1 does not serve that repeat a recent request (l1.L1Replay)
 
     @property
     def fits(self) -> bool | None:
@@ -100,12 +101,13 @@ class CachePrediction:
         15% more than predicted) or the range is a point (no repeats) that ncu's few merges or L1
         misses move by about 1% (stencils, convolutions, transposes). What the figure leaves out
         (`left_out`: local memory's loads, which may each miss L1 and read a sector from L2, or
-        none; the global hits L1 may lose to local lines or invalidations) widens it by as much."""
+        none; the global hits L1 may lose to local lines or invalidations) widens it by as much;
+        the repeats of loads L1 does not serve (`bypass_repeats`) lower its low end."""
         first, later = self.repeated_sectors
         most = l2.MOST_MERGED
         merged = most["first"] * first + most["later, lockstep" if self.lockstep else "later"] * later
-        left_out = self.left_out.get("l2_read_sectors", ("", 0))[1]
-        return math.floor(self.fetched_sectors - merged), self.fetched_sectors + left_out
+        added = self.left_out.get("l2_read_sectors", ("", 0))[1] - self.bypass_repeats
+        return math.floor(self.fetched_sectors - merged - self.bypass_repeats), self.fetched_sectors + added
 
     @property
     def l1_hit_range(self) -> tuple[int, int]:
@@ -137,8 +139,8 @@ class CachePrediction:
         """Per figure that leaves out traffic the model does not predict: (what, the most it may
         add, or take for L1 hits). L1 hit sectors: LOCAL_L1_EVICTIONS a local sector (`local`), the
         predicted hits at most, and all of them where the kernel invalidates L1 (`l1_invalidated`,
-        when is the warps' timing); L2 read sectors: a sector a local load, and the L1 hits that
-        may be lost; DRAM read bytes: LEFT_OUT_DRAM_BYTES a local sector and a sector the launch's
+        when is the warps' timing); L2 read sectors: a sector a local load, the L1 hits that may
+        be lost, and (taken) the repeats of loads L1 does not serve; DRAM read bytes: LEFT_OUT_DRAM_BYTES a local sector and a sector the launch's
         stores fill in part (`partly_written`: the L2 reads it before it writes it back,
         docs/CACHES.md). Figures with nothing left out are absent."""
         partial = sum((self.partly_written or {}).values())
@@ -150,9 +152,11 @@ class CachePrediction:
         if taken:
             out["l1_hit_sectors"] = (", ".join(w for w, _ in taken), max(n for _, n in taken))
         # every hit L1 may lose is a sector more it reads from L2, beside the local loads' own
+        # and the repeats of loads L1 does not serve, which the coalescer merges as timing allows
         names = (["local memory"] if self.local_sectors[0] else []) + [w for w, _ in taken]
+        names += ["loads L1 does not serve, merged in flight"] if self.bypass_repeats else []
         if names:
-            most = self.local_sectors[0] + max((n for _, n in taken), default=0)
+            most = self.local_sectors[0] + max((n for _, n in taken), default=0) + self.bypass_repeats
             out["l2_read_sectors"] = (", ".join(dict.fromkeys(names)), most)
         dram = [(what, n) for what, n in (("local memory", sum(self.local_sectors)),
                                           ("sectors written in part", partial)) if n]
@@ -184,7 +188,7 @@ class CachePrediction:
         res = self.residency
         return {"blocks_per_sm": res.blocks_per_sm, "l1_bytes": res.l1_bytes, "dispatch": self.dispatch,
                 "footprint_bytes": self.footprint_bytes, "fits_in_l2": self.fits,
-                "repeated_sectors": sum(self.repeated_sectors),
+                "repeated_sectors": sum(self.repeated_sectors), "bypass_repeats": self.bypass_repeats,
                 "l1_hit_sectors_range": list(self.l1_hit_range),
                 "l2_read_sectors_range": list(self.l2_read_range),
                 "dram_read_bytes_range": list(self.dram_read_range) if self.dram_read_range else None,
@@ -239,9 +243,10 @@ def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePred
     if any(program.local_sectors):  # every local store sector goes on to L2; the loads' misses are a range
         ordered.append(CacheRow(LOCAL_ROW, l2_write_sectors=program.local_sectors[1]))
     repeated = (int(round(result.repeated_first.sum())), int(round(result.repeated_later.sum())))
+    bypass_repeats = int(round(float((sectors * rep.repeat_share).sum())))
     return CachePrediction(program.name, ordered, res, mode, program.footprint_bytes, hw.l2,
                            int(round(result.fetched.sum())), repeated, in_lockstep, footprint.partly_written(program),
-                           program.local_sectors, program.l1_invalidated)
+                           program.local_sectors, program.l1_invalidated, bypass_repeats)
 
 
 #: Threads of a block whose barrier keeps later waves' requests aligned (l2.merged_share): 32
