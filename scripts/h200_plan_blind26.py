@@ -11,9 +11,6 @@ from __future__ import annotations
 
 from h200_plan_blind import REPO, predict, save
 
-from warpsim.caches import caches_for_launch
-from warpsim.sass import analyze
-
 LEFTOUT = REPO / "kernels" / "leftout.cu"
 LAUNCHES = [("local_hist", {"n": n, "rounds": 20, "keys": "int[n]=(i*7919)%41", "out": "int[32*n]"})
             for n in (97, 100_003, 300_007)]
@@ -21,15 +18,13 @@ LAUNCHES += [("ring", {"n": n, "steps": 40, "in": "float[16*n]", "out": "float[n
 LAUNCHES += [("every_third", {"n": n, "x": "float[n]", "y": "float[3*n]"}) for n in (97, 1_000_003, 2_000_003)]
 
 
+#: the cache prediction's ranges each launch's prediction holds, which the measurements are judged by
+RANGES = ("l2_read_sectors_range", "dram_read_bytes_range", "local_sectors", "partly_written_sectors")
+
+
 def main() -> None:
-    pairs = []
-    for entry, args in LAUNCHES:
-        launch, prediction = predict(LEFTOUT, entry, "cdiv(n,256)", "256", args, per_array=args["n"] == 97)
-        caches = caches_for_launch(analyze.prepare(LEFTOUT, entry, "cdiv(n,256)", "256", args)).as_dict()
-        prediction["ranges"] = {k: caches[k] for k in ("l2_read_sectors_range", "dram_read_bytes_range",
-                                                       "local_sectors", "partly_written_sectors")}
-        pairs.append((launch, prediction))
-    save("blind26", pairs)
+    save("blind26", [predict(LEFTOUT, entry, "cdiv(n,256)", "256", args, per_array=args["n"] == 97,
+                             ranges=RANGES) for entry, args in LAUNCHES])
 
 
 if __name__ == "__main__":

@@ -14,9 +14,6 @@ from __future__ import annotations
 
 from h200_plan_blind import REPO, predict, save
 
-from warpsim.caches import caches_for_launch
-from warpsim.sass import analyze
-
 CACHEOPS = REPO / "kernels" / "cacheops.cu"
 SIZES = (97, 1_000_003, 3_000_017)
 STENCILS = ("stencil_plain", "stencil_cg", "stencil_volatile", "stencil_cs", "stencil_lu", "stencil_na")
@@ -25,15 +22,13 @@ LAUNCHES += [("stencil_acquire", {"n": n, "x": "float[n]", "flag": "int[1]", "y"
 LAUNCHES += [("store_ops", {"n": n, "x": "float[n]", **dict.fromkeys("abc", "float[n]")}) for n in SIZES]
 
 
+#: the cache prediction's ranges each launch's prediction holds, which the measurements are judged by
+RANGES = ("l1_hit_sectors_range", "l2_read_sectors_range", "dram_read_bytes_range", "l1_invalidated")
+
+
 def main() -> None:
-    pairs = []
-    for entry, args in LAUNCHES:
-        launch, prediction = predict(CACHEOPS, entry, "cdiv(n,256)", "256", args, per_array=args["n"] == 97)
-        caches = caches_for_launch(analyze.prepare(CACHEOPS, entry, "cdiv(n,256)", "256", args)).as_dict()
-        prediction["ranges"] = {k: caches[k] for k in ("l1_hit_sectors_range", "l2_read_sectors_range",
-                                                       "dram_read_bytes_range", "l1_invalidated")}
-        pairs.append((launch, prediction))
-    save("blind27", pairs)
+    save("blind27", [predict(CACHEOPS, entry, "cdiv(n,256)", "256", args, per_array=args["n"] == 97,
+                             ranges=RANGES) for entry, args in LAUNCHES])
 
 
 if __name__ == "__main__":

@@ -935,6 +935,8 @@ def test_blind_batch_27_cache_operators_as_predicted_but_last_use_and_the_coales
     #   (15 read, its range from 21); since then the L2 range runs down by the sectors that repeat
     #   a recent request (`bypass_repeats`), and every one lies in it;
     # - L2 writes are the store sectors whatever the operator, to the sector in all 48.
+    from profiling.compare import _default_caches
+
     predicted = json.loads((TRACES_DIR.parent / "scripts" / "h200_blind27_predictions.json").read_text())
     found = [load_trace(p) for p in sorted((TRACES_DIR / "h100" / "blind27").rglob("*.json"))]
     assert len(found) == 2 * len(predicted) == 48
@@ -952,7 +954,7 @@ def test_blind_batch_27_cache_operators_as_predicted_but_last_use_and_the_coales
             as_blind["l2_off"].add(entry)
         # the model since: every L1 hit figure and every L2 read figure inside its range (a point
         # where nothing is left out), less or more its tolerance
-        p = caches.caches_for_launch(_cacheops_launch(ident))
+        p = _default_caches(t)
         low, high = p.l1_hit_range
         assert low - 0.02 * p.total.load_sectors <= m[L1_HIT] <= high + 0.02 * p.total.load_sectors, ident
         low, high = p.l2_read_range
@@ -962,13 +964,3 @@ def test_blind_batch_27_cache_operators_as_predicted_but_last_use_and_the_coales
     assert as_blind == {"l1_off": {"stencil_lu"},
                         "l2_off": {"stencil_cg", "stencil_volatile", "stencil_na", "stencil_lu", "stencil_acquire"}}
 
-
-def _cacheops_launch(ident: str):
-    """A blind batch 27 launch (`cacheops/ENTRY__nN`) prepared as scripts/h200_plan_blind27.py does."""
-    from warpsim.sass.analyze import prepare
-
-    entry, n = ident.split("/")[1].split("__n")
-    buffers = {"stencil_acquire": {"x": "float[n]", "flag": "int[1]", "y": "float[n]"},
-               "store_ops": {"x": "float[n]", **dict.fromkeys("abc", "float[n]")}}
-    buffers = buffers.get(entry, {"x": "float[n]", "y": "float[n]"})
-    return prepare(TRACES_DIR.parent / "kernels" / "cacheops.cu", entry, "cdiv(n,256)", "256", {"n": n, **buffers})
