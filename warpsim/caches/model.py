@@ -106,15 +106,14 @@ class CachePrediction:
         first, later = self.repeated_sectors
         most = l2.MOST_MERGED
         merged = most["first"] * first + most["later, lockstep" if self.lockstep else "later"] * later
-        added = self.left_out.get("l2_read_sectors", ("", 0))[1] - self.bypass_repeats
-        return math.floor(self.fetched_sectors - merged - self.bypass_repeats), self.fetched_sectors + added
+        return math.floor(self.fetched_sectors - merged - self.bypass_repeats), self.fetched_sectors + self._l2_reads_added
 
     @property
     def l1_hit_range(self) -> tuple[int, int]:
         """The global loads' L1 hit sectors as predicted, or fewer by what local memory's lines or an
         L1 invalidation may take from them (`left_out`); the prediction where neither is."""
         hits = self.total.l1_hit_sectors
-        return hits - self.left_out.get("l1_hit_sectors", ("", 0))[1], hits
+        return hits - max((n for _, n in self._l1_hits_lost), default=0), hits
 
     @property
     def local(self) -> bool:
@@ -135,29 +134,39 @@ class CachePrediction:
         return self.footprint_bytes is not None and low * self.l2_bytes < self.footprint_bytes <= high * self.l2_bytes
 
     @property
-    def left_out(self) -> dict[str, tuple[str, int]]:
-        """Per figure that leaves out traffic the model does not predict: (what, the most it may
-        add, or take for L1 hits). L1 hit sectors: LOCAL_L1_EVICTIONS a local sector (`local`), the
-        predicted hits at most, and all of them where the kernel invalidates L1 (`l1_invalidated`,
-        when is the warps' timing); L2 read sectors: a sector a local load, the L1 hits that may
-        be lost, and (taken) the repeats of loads L1 does not serve; DRAM read bytes: LEFT_OUT_DRAM_BYTES a local sector and a sector the launch's
-        stores fill in part (`partly_written`: the L2 reads it before it writes it back,
-        docs/CACHES.md). Figures with nothing left out are absent."""
-        partial = sum((self.partly_written or {}).values())
-        out = {}
+    def _l1_hits_lost(self) -> list[tuple[str, int]]:
+        """What may take global hits from L1, and the most it may take: LOCAL_L1_EVICTIONS a local
+        sector, the predicted hits at most; all of them where the kernel invalidates L1."""
         hits = self.total.l1_hit_sectors
-        taken = [(what, n) for what, n in (
+        return [(what, n) for what, n in (
             ("local memory", min(hits, LOCAL_L1_EVICTIONS * sum(self.local_sectors))),
             (f"L1 invalidated by {self.l1_invalidated}", hits if self.l1_invalidated else 0)) if n]
+
+    @property
+    def _l2_reads_added(self) -> int:
+        """The most L2 read sectors the figure leaves out: a sector a local load, and one a hit L1
+        may lose."""
+        return self.local_sectors[0] + max((n for _, n in self._l1_hits_lost), default=0)
+
+    @property
+    def left_out(self) -> dict[str, tuple[str, int]]:
+        """Per figure that leaves out traffic the model does not predict: (what, the most it may
+        move the figure by). L1 hit sectors: the hits that may be lost (`_l1_hits_lost`: local
+        lines, an L1 invalidation, when is the warps' timing); L2 read sectors: what may add to
+        them (`_l2_reads_added`: local loads, the lost hits) and take from them (the repeats of
+        loads L1 does not serve, which the coalescer merges as timing allows); DRAM read bytes:
+        LEFT_OUT_DRAM_BYTES a local sector and a sector the launch's stores fill in part
+        (`partly_written`: the L2 reads it before it writes it back, docs/CACHES.md). Figures with
+        nothing left out are absent; the ranges (`l1_hit_range`, ...) say which way each moves."""
+        partial = sum((self.partly_written or {}).values())
+        out = {}
+        taken = self._l1_hits_lost
         if taken:
             out["l1_hit_sectors"] = (", ".join(w for w, _ in taken), max(n for _, n in taken))
-        # every hit L1 may lose is a sector more it reads from L2, beside the local loads' own
-        # and the repeats of loads L1 does not serve, which the coalescer merges as timing allows
         names = (["local memory"] if self.local_sectors[0] else []) + [w for w, _ in taken]
         names += ["loads L1 does not serve, merged in flight"] if self.bypass_repeats else []
         if names:
-            most = self.local_sectors[0] + max((n for _, n in taken), default=0) + self.bypass_repeats
-            out["l2_read_sectors"] = (", ".join(dict.fromkeys(names)), most)
+            out["l2_read_sectors"] = (", ".join(dict.fromkeys(names)), self._l2_reads_added + self.bypass_repeats)
         dram = [(what, n) for what, n in (("local memory", sum(self.local_sectors)),
                                           ("sectors written in part", partial)) if n]
         if dram:

@@ -97,8 +97,7 @@ def coalescer_note(p: CachePrediction) -> str:
     repeated = sum(p.repeated_sectors)
     if not p.fetched_sectors or repeated < REPEATS_WORTH_NAMING * p.fetched_sectors:
         return ""
-    low, high = p.l2_read_range
-    high -= p.left_out.get("l2_read_sectors", ("", 0))[1]  # what it leaves out: local_note, invalidation_note
+    low, high = p.l2_read_range[0], p.fetched_sectors  # none merged; what is left out: local_note, ...
     return (f"{repeated / p.fetched_sectors:.0%} of the sectors L1 asks L2 for repeat another block's request at "
             f"the same step, which the L2 request coalescer merges as the blocks' timing allows (up to "
             f"{MOST_MERGED['first']:.0%} of a first wave's in the launches measured): with L1 as predicted, the L2 "
@@ -140,8 +139,7 @@ def local_note(p: CachePrediction) -> str:
         return ""
     loads, stores = p.local_sectors
     low, high = p.l2_read_range
-    dram_low = p.total.dram_read_bytes  # the local sectors' share of the range (`left_out`)
-    dram_high = dram_low + LEFT_OUT_DRAM_BYTES * (loads + stores)
+    dram_low, dram_high = p.dram_read_range  # the local sectors widen it (`left_out`)
     hit_low, hits = p.l1_hit_range
     return (f"Local memory (per-thread arrays, register spills): {loads:,} load and {stores:,} store sectors. Every "
             f"store sector goes on to L2 (the {LOCAL_ROW} row); how many loads L1 still serves hangs on the warps' "
