@@ -156,18 +156,6 @@ def test_a_store_on_a_side_of_a_data_branch_is_refused(tmp_path):
         A.analyze_launch(kernel(tmp_path, "spread"))
 
 
-def test_a_branch_on_the_warps_convergence_is_refused():
-    # BRA.DIV jumps where the warp has diverged (nvcc's guard before a warp-synchronous slow path):
-    # the engine does not follow convergence, so it refuses rather than take the branch always
-    from warpsim.sass import isa
-    from warpsim.sass.ops_memory import op_bra
-    from warpsim.sass.values import EngineError
-
-    ins = isa.Instruction(0x40, "BRA", ("DIV",), (isa.Reg("UR", 4), isa.Target(0x80)))
-    with pytest.raises(EngineError, match=r"BRA\.DIV \(a branch on whether the warp has diverged\) is not supported"):
-        op_bra(None, ins, None, None, set())
-
-
 LIBRARY = '''#include <cuda_fp16.h>
 extern "C" __global__ void ddiv(int n, const double *a, const double *b, double *y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -210,6 +210,7 @@ class Machine:
         self.data_branches: list[isa.Instruction] = []  # the data branches whose sides are running
         self.given_by_name: dict[int, str] = {}  # pc -> what a condition there needs given (a __constant__)
         self.flat: set[int] = set()  # headers of loops run to a fixed point (data_loop), not by loops.run_loop
+        self.exited: list[F.Formula] = []  # the threads each EXIT ended (a warp's convergence: BRA.DIV)
 
     # -- running ---------------------------------------------------------------------------------
 

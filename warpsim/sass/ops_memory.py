@@ -163,13 +163,62 @@ def _split(path, guard, target: int, fall: int, back: bool = False) -> list[Path
 
 
 def op_bra(m, ins, path, guard, known):
-    if set(ins.mods) & {"DIV", "CONV"}:  # taken as the warp's convergence says, which the engine does not follow
-        raise EngineError(f"{ins.name} (a branch on whether the warp has diverged) is not supported")
     target = next(o.pc for o in ins.operands if isinstance(o, isa.Target))
+    if set(ins.mods) & {"DIV", "CONV"}:
+        return _bra_convergence(m, ins, path, guard, known, target)
     return _split(path, guard, target, ins.pc + isa.INSTRUCTION_BYTES, back=target <= ins.pc)
 
 
+def _bra_convergence(m, ins, path, guard, known, target: int) -> list[Path]:
+    """`BRA.DIV mask, target` branches where the threads of `mask` that still run in the warp are
+    not all at this instruction (the warp has diverged), `BRA.CONV` where they are. nvcc puts
+    one before a warp collective (`__shfl_sync`, CUB's warp scans, a named barrier): the fall
+    through (BRA.DIV) or the target (BRA.CONV) does it on a converged warp, the other way is a
+    slow path of the same effect (WARPSYNC.COLLECTIVE ... ENDCOLLECTIVE). A warp is converged
+    here when every thread of the mask that exists and has not exited is on this path: that way
+    is taken; where a warp's threads are split between paths, or a data branch makes who is on
+    the path unknown, the kernel is refused."""
+    if m.data_branches:
+        raise EngineError(f"{ins.name} (a branch on whether the warp has diverged) inside a branch computed "
+                          f"from data, where which threads run it is not known")
+    if not (isinstance(guard, F.Const) and guard.all_true):
+        raise EngineError(f"{ins.name} (a branch on whether the warp has diverged) under a guard")
+    mask_op = next(o for o in ins.operands if isinstance(o, isa.Reg))
+    mask = m.read_int(path, mask_op, known)
+    if not (isinstance(mask, Sym) and not mask.coef and np.ndim(mask.thread) == 0):
+        raise EngineError(f"{ins.name}: a thread mask that is not one number for the warp")
+    on = _lane_mask(m, path.cond)
+    exited = _lane_mask(m, F.f_or(*m.exited)) if m.exited else np.zeros_like(on)
+    if on is None or exited is None:
+        raise EngineError(f"{ins.name} (a branch on whether the warp has diverged) where which threads run it "
+                          f"depends on a loop index")
+    member = ((int(mask.thread) & 0xFFFFFFFF) >> (m.linear % 32)) & 1 == 1
+    running = (m.exists & ~exited & member).reshape(-1, 32)
+    on = on.reshape(-1, 32)
+    split = on.any(axis=1) & (running & ~on).any(axis=1)
+    if split.any():
+        warp = int(np.flatnonzero(split)[0]) % (m.threads // 32)
+        raise EngineError(f"{ins.name} (a warp collective's check that the warp has converged) in warp {warp} of "
+                          f"a block, whose threads are split between paths there: warpsim follows a collective "
+                          f"only on a converged warp")
+    converged = "CONV" in ins.mods
+    to = target if converged else ins.pc + isa.INSTRUCTION_BYTES
+    return [Path(to, path.state, path.cond, converged and target <= ins.pc)]
+
+
+def _lane_mask(m, f: F.Formula) -> np.ndarray | None:
+    """A condition as a bool per thread of `m.linear`, the block's side of an edge cut as
+    `_lanes` cuts it; None where a loop index decides it."""
+    from warpsim.sass.ops_int import _lanes
+
+    f = _lanes(m, f)
+    if not isinstance(f, F.Const):
+        return None
+    return np.broadcast_to(np.asarray(f.mask, dtype=bool), m.linear.shape)
+
+
 def op_exit(m, ins, path, guard, known):
+    m.exited.append(F.f_and(path.cond, guard))  # threads gone from their warp (_bra_convergence)
     if isinstance(guard, F.Const) and guard.all_true:
         return []
     return [Path(ins.pc + isa.INSTRUCTION_BYTES, path.state, F.f_and(path.cond, F.f_not(guard)))]
