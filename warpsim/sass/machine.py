@@ -211,6 +211,9 @@ class Machine:
         self.given_by_name: dict[int, str] = {}  # pc -> what a condition there needs given (a __constant__)
         self.flat: set[int] = set()  # headers of loops run to a fixed point (data_loop), not by loops.run_loop
         self.exited: list[F.Formula] = []  # the threads each EXIT ended (a warp's convergence: BRA.DIV)
+        self.shared_words: dict[int, tuple] = {}  # shared byte address -> (a block-uniform value, barriers then)
+        self.barriers = 0  # block-wide barriers passed (ops_int.op_bar)
+        self.loop_pcs = frozenset().union(*(loop.body for loop in program.loops.values()))
 
     # -- running ---------------------------------------------------------------------------------
 

@@ -797,6 +797,8 @@ def op_bar(m, ins, path, guard, known):
     """BAR.SYNC and the other barriers: no effect on the counts. BAR.RED.{POPC,AND,OR} (the
     __syncthreads_count/and/or of a predicate) also reduces the predicate over the block's threads
     for B2R.RESULT: a number where the predicate is the threads' and the block's, data where it is data."""
+    if "SYNC" in ins.mods and [type(o) for o in ins.operands] == [isa.Imm] or "RED" in ins.mods:
+        m.barriers += 1  # a block-wide barrier (an id, no thread count: __syncthreads): ops_memory._shared_words
     if "RED" not in ins.mods:
         return None
     preds = [o for o in ins.operands if isinstance(o, isa.Pred)]

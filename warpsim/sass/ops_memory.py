@@ -49,10 +49,85 @@ def op_load(m, ins, path, guard, known):
         given = m.given(space, array)
         words = m.given_words(ins, given, address, width) if given is not None else None
         at = _one_address(m, address) if space == "local" and width >= 4 else None
+        shared = _shared_words(m, ins, path, address, width) if space == "shared" and words is None else None
         for k in range(_dest_count(width)):
             data = Opaque(f"{ins.opcode} at pc {ins.pc:#x}")
             value = data if at is None else _kept(path.state.local.get(at + 4 * k, UNDEFINED), data)
+            value = shared[k] if shared is not None else value
             m.write(path, isa.Reg(dst.file, dst.index + k), value if words is None else words[k], guard)
+
+
+# -- a block-uniform word shared through shared memory --------------------------------------------------
+#
+# `if (threadIdx.x == 0) s = n - base; __syncthreads(); ... s ...`: a value one thread (or threads
+# that agree) stores at one shared address and every thread reads back after a barrier (CUB's
+# guarded BlockStore shares its count of valid items so). Kept per word (m.shared_words: byte
+# address -> (value, the barrier count at the store)) where the store is outside every loop and
+# data branch, of whole words, at one address, by threads a condition of the thread indices picks
+# with at least one in every block, and of one value per block; handed back to a load of that
+# word outside loops and data branches after a block-wide barrier. Any other write that may touch
+# a kept word (a store at addresses that differ by thread, in a loop, of part of a word; an atomic,
+# a cp.async, a generic store) forgets it, and a load that is not handed a word reads data.
+
+
+def _in_loop(m, ins) -> bool:
+    return ins.pc in m.loop_pcs or bool(m.data_branches)
+
+
+def _shared_words(m, ins, path, address: Sym, width: int) -> list | None:
+    """The kept words a shared load reads back (None: data, as any other load)."""
+    at = _one_address(m, address)
+    if at is None or width < 4 or _in_loop(m, ins):
+        return None
+    kept = [m.shared_words.get(at + 4 * k) for k in range(width // 4)]
+    if any(w is None or w[1] >= m.barriers for w in kept):
+        return None
+    return [value for value, _ in kept]
+
+
+def _shared_store(m, ins, path, guard, known, address: Sym, width: int, resolved: str) -> None:
+    """A write to shared memory (`resolved`: the space the access resolved to; `generic`: not
+    known): keeps the words of a store of one block-uniform value at one address, forgets the
+    kept words it may overwrite otherwise."""
+    if resolved not in ("shared", "generic"):
+        return
+    values = _uniform_store(m, ins, path, guard, known, address, width) if ins.opcode == "STS" else None
+    if values is not None:
+        at = _one_address(m, address)
+        for k, value in enumerate(values):
+            m.shared_words[at + 4 * k] = (value, m.barriers)
+    elif resolved == "generic" or not isinstance(address, Sym):
+        m.shared_words.clear()
+    elif m.shared_words:
+        lo, hi = bounds(address, m.env)
+        for k in [k for k in m.shared_words if lo - 4 < k < hi + width]:
+            del m.shared_words[k]
+
+
+def _uniform_store(m, ins, path, guard, known, address: Sym, width: int) -> list | None:
+    """The per-block values of a store of whole words at one address by threads that agree, at
+    least one in every block; None where it is not one."""
+    at = _one_address(m, address)
+    if at is None or width < 4 or _in_loop(m, ins):
+        return None
+    on = m.decide(F.f_and(path.cond, guard))  # (a condition a block index decides: not kept)
+    if not isinstance(on, F.Const):
+        return None
+    rows = (np.broadcast_to(np.asarray(on.mask, dtype=bool), m.linear.shape) & m.exists).reshape(-1, m.threads)
+    if not rows.any(axis=1).all():
+        return None
+    src = ins.operands[1]
+    values = []
+    for k in range(width // 4):
+        v = m.read(path, src, known, k) if isinstance(src, isa.Reg) else None
+        if not isinstance(v, Sym):
+            return None
+        t = np.broadcast_to(np.asarray(v.thread, dtype=np.int64), m.linear.shape).reshape(-1, m.threads)
+        first = t[np.arange(len(t)), rows.argmax(axis=1)]
+        if not (np.where(rows, t, first[:, None]) == first[:, None]).all():
+            return None
+        values.append(Sym(dict(v.coef), np.repeat(first, m.threads) if len(first) > 1 else int(first[0])))
+    return values
 
 
 def _one_address(m, address: Sym) -> int | None:
@@ -109,9 +184,10 @@ def op_store(m, ins, path, guard, known):
     space = {"STG": "global", "ST": "generic", "STS": "shared", "STL": "local"}[ins.opcode]
     mem = ins.operands[0]
     address = m.address(path, mem, known)
-    m.access(ins, path, guard, space, "store", _width(ins), address)
+    resolved, _ = m.access(ins, path, guard, space, "store", _width(ins), address)
     if space == "local":
         _store_local(m, ins, path, guard, address, _width(ins))
+    _shared_store(m, ins, path, guard, known, address, _width(ins), resolved)
 
 
 def op_ldgsts(m, ins, path, guard, known):
@@ -125,7 +201,9 @@ def op_ldgsts(m, ins, path, guard, known):
     if not (isinstance(src_ok, F.Const) and src_ok.all_false):
         m.access(ins, path, guard, "global", "load", width, m.address(path, src_mem, known), src_ok)
     # (the zero-fill form reads no global memory: the compiler need not even have set its address)
-    m.access(ins, path, guard, "shared", "store", width, m.address(path, dst_mem, known))
+    shared = m.address(path, dst_mem, known)
+    m.access(ins, path, guard, "shared", "store", width, shared)
+    _shared_store(m, ins, path, guard, known, shared, width, "shared")
 
 
 def op_atomic(m, ins, path, guard, known):
@@ -141,6 +219,7 @@ def op_atomic(m, ins, path, guard, known):
         mem = isa.Mem(tuple(replace(r, sel=".64") if r.file == "R" else r for r in mem.regs), mem.offset, mem.desc)
     address = m.address(path, mem, known)
     resolved, _ = m.access(ins, path, guard, space, "atomic", width, address)
+    _shared_store(m, ins, path, guard, known, address, width, resolved)
     for o in ops[:mem_index]:
         if isinstance(o, isa.Pred) and ins.opcode == "ATOM" and resolved == "global":
             # a generic atomic the hardware has no shared form of (atomicAdd on __half2): its
