@@ -50,7 +50,7 @@ import numpy as np
 
 from warpsim import formula as F
 from warpsim.sass import alu, isa
-from warpsim.sass.ops import DATA_GUARD_OK, DISPATCH, op_opaque
+from warpsim.sass.ops import DATA_GUARD_OK, DISPATCH, NOT_FOLLOWED, op_opaque
 from warpsim.sass.ops_int import data_of
 from warpsim.sass.program import AROUND, CONTROL, UNSTEERABLE, Program
 from warpsim.sass.state import (
@@ -266,6 +266,9 @@ class Machine:
         if ins is None:
             raise EngineError(f"execution ran past the end of the code at pc {path.pc:#x}")
         handler = DISPATCH.get(ins.opcode)
+        if handler is None and ins.opcode in NOT_FOLLOWED:
+            raise _located(f"{ins.name} ({NOT_FOLLOWED[ins.opcode]}) at {ins.where()}: warpsim does not follow "
+                           "Hopper's asynchronous copies and warpgroup MMAs yet, so it cannot count this kernel exactly")
         if handler is None:
             raise _located(f"the engine does not know the opcode {ins.name} at {ins.where()}: "
                            "it cannot count this kernel exactly (please report the kernel)")
