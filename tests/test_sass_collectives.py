@@ -18,7 +18,8 @@ from warpsim.sass import analyze as A
 
 KERNELS = Path(__file__).resolve().parent.parent / "kernels"
 
-WRITTEN = '''#include <cub/warp/warp_scan.cuh>
+WRITTEN = '''#include <cub/block/block_scan.cuh>
+#include <cub/warp/warp_scan.cuh>
 extern "C" __global__ void scan_low_warps(int n, const int* __restrict__ x, int* __restrict__ y) {
   using WarpScan = cub::WarpScan<int>;
   __shared__ typename WarpScan::TempStorage tmp[2];
@@ -28,12 +29,23 @@ extern "C" __global__ void scan_low_warps(int n, const int* __restrict__ x, int*
   if (threadIdx.x < 64) WarpScan(tmp[threadIdx.x / 32]).InclusiveSum(v, v);
   y[i] = v;
 }
+extern "C" __global__ void tiles_scan(int n, const int* __restrict__ x, int* __restrict__ y) {
+  using Scan = cub::BlockScan<int, 128>;
+  __shared__ typename Scan::TempStorage tmp;
+  for (int base = blockIdx.x * 128; base < n; base += gridDim.x * 128) {
+    int i = base + threadIdx.x;
+    int v = i < n ? x[i] : 0;
+    Scan(tmp).InclusiveSum(v, v);
+    if (i < n) y[i] = v;
+    __syncthreads();
+  }
+}
 extern "C" __global__ void scan_odd_lanes(int n, const int* __restrict__ x, int* __restrict__ y) {
   using WarpScan = cub::WarpScan<int>;
   __shared__ typename WarpScan::TempStorage tmp[4];
   int i = blockIdx.x * 128 + threadIdx.x;
   int v = i < n ? x[i] : 0;
-  if (threadIdx.x & 1) WarpScan(tmp[threadIdx.x / 32]).InclusiveSum(v, v);  // line 16: half a warp
+  if (threadIdx.x & 1) WarpScan(tmp[threadIdx.x / 32]).InclusiveSum(v, v);  // line 28: half a warp
   if (i < n) y[i] = v;
 }
 extern "C" __global__ void named_bars(int n, const unsigned* __restrict__ x, unsigned* __restrict__ out) {
@@ -99,11 +111,23 @@ def test_threads_that_exited_do_not_make_a_warp_diverged(tmp_path):
 
 
 @needs_nvcc
+def test_a_block_scan_in_a_grid_stride_loop_is_counted_tile_by_tile(tmp_path):
+    # tiles_scan at n = 100,003 on 132 blocks: the 782 tiles of 128 of block_scan above, each scanned
+    # by the block whose turn it is; the loop's condition is the same for every thread of a warp,
+    # so it cannot split one at the BRA.DIV. The same global counts, 3,126 warps and 12,501 sectors
+    # for x and y, and the same stores to shared memory, 8 instructions and 12 wavefronts a tile
+    r = rows(written(tmp_path, "tiles_scan", "132", "128", 100_003))
+    for array, op in (("x", "load"), ("y", "store")):
+        assert (r["global", array, op].requests, r["global", array, op].sectors) == (3_126, 12_501)
+    assert (r["shared", "tmp", "store"].instructions, r["shared", "tmp", "store"].wavefronts) == (6_256, 9_384)
+
+
+@needs_nvcc
 def test_a_collective_on_a_split_warp_is_refused_in_one_line(tmp_path):
     # the odd lanes scan, the even ones go on: every warp is split at the BRA.DIV
     with pytest.raises(UsageError, match=r"scan_odd_lanes: BRA\.DIV \(a warp collective's check that the warp "
                                          r"has converged\) in warp 0 of a block, whose threads are split between "
-                                         r"paths there: .*at pc 0x[0-9a-f]+ \(BRA\.DIV UR\d+, 0x[0-9a-f]+\), line 16"):
+                                         r"paths there: .*at pc 0x[0-9a-f]+ \(BRA\.DIV UR\d+, 0x[0-9a-f]+\), line 28"):
         written(tmp_path, "scan_odd_lanes", "cdiv(n,128)", "128", 1000)
 
 

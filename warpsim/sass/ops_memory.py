@@ -266,8 +266,8 @@ def _bra_convergence(m, ins, path, guard, known, target: int) -> list[Path]:
     mask = m.read_int(path, mask_op, known)
     if not (isinstance(mask, Sym) and not mask.coef and np.ndim(mask.thread) == 0):
         raise EngineError(f"{ins.name}: a thread mask that is not one number for the warp")
-    on = _lane_mask(m, path.cond)
-    exited = _lane_mask(m, F.f_or(*m.exited)) if m.exited else np.zeros_like(on)
+    on = _warp_mask(m, path.cond)
+    exited = _lane_mask(m, F.f_or(*m.exited)) if m.exited else np.zeros(m.linear.shape, dtype=bool)
     if on is None or exited is None:
         raise EngineError(f"{ins.name} (a branch on whether the warp has diverged) where which threads run it "
                           f"depends on a loop index")
@@ -283,6 +283,31 @@ def _bra_convergence(m, ins, path, guard, known, target: int) -> list[Path]:
     converged = "CONV" in ins.mods
     to = target if converged else ins.pc + isa.INSTRUCTION_BYTES
     return [Path(to, path.state, path.cond, converged and target <= ins.pc)]
+
+
+def _warp_mask(m, f: F.Formula) -> np.ndarray | None:
+    """A path's condition as a bool per thread, as far as it may split a warp: a conjunct the same
+    for every thread of each warp (a loop's or a block's condition) cannot, and is left out (the
+    mask then holds more threads than the path where it is false, which can only refuse more)."""
+    out = np.ones(m.linear.shape, dtype=bool)
+    for c in F.conjuncts(f):
+        if not isinstance(c, F.Const) and _warp_uniform(m, c):
+            continue
+        mask = _lane_mask(m, c)
+        if mask is None:
+            return None
+        out &= mask
+    return out
+
+
+def _warp_uniform(m, f: F.Formula) -> bool:
+    """Whether every atom of `f` has the same thread part on every thread of each warp."""
+    if isinstance(f, F.Const):
+        return False
+    if isinstance(f, (F.Lt, F.Eq)):
+        t = np.broadcast_to(np.asarray(f.thread), m.linear.shape).reshape(-1, 32)
+        return bool((t == t[:, :1]).all())
+    return all(_warp_uniform(m, c) for c in getattr(f, "children", (getattr(f, "child", None),)) if c is not None)
 
 
 def _lane_mask(m, f: F.Formula) -> np.ndarray | None:
