@@ -119,7 +119,10 @@ def _uniform_store(m, ins, path, guard, known, address: Sym, width: int) -> list
     src = ins.operands[1]
     values = []
     for k in range(width // 4):
-        v = m.read(path, src, known, k) if isinstance(src, isa.Reg) else None
+        try:  # (a value the engine cannot read here is not kept: nothing else about the store changes)
+            v = m.read(path, src, known, k) if isinstance(src, isa.Reg) else None
+        except EngineError:
+            return None
         if not isinstance(v, Sym):
             return None
         t = np.broadcast_to(np.asarray(v.thread, dtype=np.int64), m.linear.shape).reshape(-1, m.threads)
