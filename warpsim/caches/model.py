@@ -113,7 +113,7 @@ class CachePrediction:
         """The global loads' L1 hit sectors as predicted, or fewer by what local memory's lines or an
         L1 invalidation may take from them (`left_out`); the prediction where neither is."""
         hits = self.total.l1_hit_sectors
-        return hits - max((n for _, n in self._l1_hits_lost), default=0), hits
+        return hits - self._most_hits_lost, hits
 
     @property
     def local(self) -> bool:
@@ -143,10 +143,14 @@ class CachePrediction:
             (f"L1 invalidated by {self.l1_invalidated}", hits if self.l1_invalidated else 0)) if n]
 
     @property
+    def _most_hits_lost(self) -> int:
+        return max((n for _, n in self._l1_hits_lost), default=0)
+
+    @property
     def _l2_reads_added(self) -> int:
         """The most L2 read sectors the figure leaves out: a sector a local load, and one a hit L1
         may lose."""
-        return self.local_sectors[0] + max((n for _, n in self._l1_hits_lost), default=0)
+        return self.local_sectors[0] + self._most_hits_lost
 
     @property
     def left_out(self) -> dict[str, tuple[str, int]]:
@@ -162,7 +166,7 @@ class CachePrediction:
         out = {}
         taken = self._l1_hits_lost
         if taken:
-            out["l1_hit_sectors"] = (", ".join(w for w, _ in taken), max(n for _, n in taken))
+            out["l1_hit_sectors"] = (", ".join(w for w, _ in taken), self._most_hits_lost)
         names = (["local memory"] if self.local_sectors[0] else []) + [w for w, _ in taken]
         names += ["loads L1 does not serve, merged in flight"] if self.bypass_repeats else []
         if names:

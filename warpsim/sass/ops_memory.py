@@ -70,14 +70,14 @@ def op_load(m, ins, path, guard, known):
 # a cp.async, a generic store) forgets it, and a load that is not handed a word reads data.
 
 
-def _in_loop(m, ins) -> bool:
+def _in_loop_or_data_branch(m, ins) -> bool:
     return ins.pc in m.loop_pcs or bool(m.data_branches)
 
 
 def _shared_words(m, ins, path, address: Sym, width: int) -> list | None:
     """The kept words a shared load reads back (None: data, as any other load)."""
     at = _one_address(m, address)
-    if at is None or width < 4 or _in_loop(m, ins):
+    if at is None or width < 4 or _in_loop_or_data_branch(m, ins):
         return None
     kept = [m.shared_words.get(at + 4 * k) for k in range(width // 4)]
     if any(w is None or w[1] >= m.barriers for w in kept):
@@ -91,9 +91,9 @@ def _shared_store(m, ins, path, guard, known, address: Sym, width: int, resolved
     kept words it may overwrite otherwise."""
     if resolved not in ("shared", "generic"):
         return
-    values = _uniform_store(m, ins, path, guard, known, address, width) if ins.opcode == "STS" else None
+    at = _one_address(m, address) if ins.opcode == "STS" and isinstance(address, Sym) else None
+    values = _uniform_store(m, ins, path, guard, known, at, width) if at is not None else None
     if values is not None:
-        at = _one_address(m, address)
         for k, value in enumerate(values):
             m.shared_words[at + 4 * k] = (value, m.barriers)
     elif resolved == "generic" or not isinstance(address, Sym):
@@ -104,11 +104,10 @@ def _shared_store(m, ins, path, guard, known, address: Sym, width: int, resolved
             del m.shared_words[k]
 
 
-def _uniform_store(m, ins, path, guard, known, address: Sym, width: int) -> list | None:
-    """The per-block values of a store of whole words at one address by threads that agree, at
-    least one in every block; None where it is not one."""
-    at = _one_address(m, address)
-    if at is None or width < 4 or _in_loop(m, ins):
+def _uniform_store(m, ins, path, guard, known, at: int, width: int) -> list | None:
+    """The per-block values of a store of whole words at the one address `at` by threads that
+    agree, at least one in every block; None where it is not one."""
+    if width < 4 or _in_loop_or_data_branch(m, ins):
         return None
     on = m.decide(F.f_and(path.cond, guard))  # (a condition a block index decides: not kept)
     if not isinstance(on, F.Const):
