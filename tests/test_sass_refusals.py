@@ -133,6 +133,36 @@ def test_a_launch_too_large_to_run_block_by_block_is_refused(tmp_path):
         A.analyze_launch(k, enumerate_blocks=100)
 
 
+REWRITES = '''extern "C" __global__ void rewrites(int n, const float* __restrict__ x, float* __restrict__ y) {
+  __shared__ int rounds;
+  if (threadIdx.x == 0) rounds = n - blockIdx.x % 3;   // line 3: a remainder of the block index
+  __syncthreads();
+  float acc = 0.0f;
+  for (int k = 0; k < rounds; ++k) {                   // line 6: reloaded after every barrier
+    acc += x[k * 256 + threadIdx.x];
+    __syncthreads();
+    if (threadIdx.x == 0 && k == 0) rounds = 3;        // the bound is written in the loop
+    __syncthreads();
+  }
+  y[blockIdx.x * 256 + threadIdx.x] = acc;
+}
+'''
+
+
+@needs_nvcc
+def test_where_both_ways_stop_the_block_by_block_reason_comes_first(tmp_path):
+    # blockIdx.x % 3 is not affine (nvcc's multiply by the inverse of 3), and 100 blocks are more
+    # than the symbolic run takes one at a time, so the launch is run block by block; there the
+    # bound the loop writes is data after the first round, and decides the trip count: refused,
+    # with that reason first and the symbolic one after it
+    k = kernel(tmp_path, REWRITES, "rewrites", "100", "256", {"n": 9})
+    with pytest.raises(UsageError, match=r"^rewrites: a condition computed from data steers control flow .* line 6: "
+                                         r"it decides whether a loop that holds it goes round again .* \(tried block "
+                                         r"by block because a 64-bit value crosses a 4 GiB boundary .* line 3\): "
+                                         r"warpsim cannot count this kernel exactly$"):
+        A.analyze_launch(k)
+
+
 @needs_nvcc
 def test_a_data_dependent_address_is_refused_even_when_small(tmp_path):
     # running each block cannot help: the engine keeps no values in memory, so it never falls back

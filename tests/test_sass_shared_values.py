@@ -1,9 +1,9 @@
 """A block-uniform value handed through shared memory: one thread stores it at one address, a
 barrier, every thread reads it back (CUB's guarded BlockStore shares its count of valid items so).
 warpsim keeps the word (warpsim.sass.ops_memory._shared_words) where the store is outside loops,
-of one value per block, and the read comes after a block-wide barrier; anything else that may
-write the word forgets it, and a read it is not handed is data, as every other load. Kernels
-written here, compiled with the pinned nvcc (CUB from its CCCL headers)."""
+of one value per block, and the read comes after a block-wide barrier (inside a loop too);
+anything else that may write the word forgets it, and a read it is not handed is data, as every
+other load. Kernels written here, compiled with the pinned nvcc (CUB from its CCCL headers)."""
 
 from __future__ import annotations
 
@@ -58,6 +58,30 @@ extern "C" __global__ void in_a_loop(int n, const float* __restrict__ x, float* 
     __syncthreads();
   }
 }
+extern "C" __global__ void loop_bound(int n, const float* __restrict__ x, float* __restrict__ y) {
+  __shared__ int rounds;
+  __shared__ float t[256];
+  if (threadIdx.x == 0) rounds = n - blockIdx.x;
+  __syncthreads();
+  float acc = 0.0f;
+  for (int k = 0; k < rounds; ++k) {   // read back after every barrier: nvcc loads it each time round
+    t[threadIdx.x] = x[k * 256 + threadIdx.x];
+    __syncthreads();
+    acc += t[255 - threadIdx.x];
+    __syncthreads();
+  }
+  y[blockIdx.x * 256 + threadIdx.x] = acc;
+}
+extern "C" __global__ void loop_last_write(int n, const float* __restrict__ x, float* __restrict__ y) {
+  __shared__ int base;
+  if (threadIdx.x == 0) base = blockIdx.x * 256;
+  __syncthreads();
+  for (int k = 0; k < n; ++k) {
+    y[base + threadIdx.x] += x[k * 256 + threadIdx.x];
+    __syncthreads();
+    if (threadIdx.x == 0 && k == n - 1) base = -1;   // written in the loop: on its last round only
+  }
+}
 extern "C" __global__ void store_warp_striped(int n, const float* __restrict__ x, float* __restrict__ y) {
   using Store = cub::BlockStore<float, 128, 4, cub::BLOCK_STORE_WARP_TRANSPOSE>;
   __shared__ typename Store::TempStorage tmp;
@@ -69,11 +93,14 @@ extern "C" __global__ void store_warp_striped(int n, const float* __restrict__ x
 '''
 
 
-def launch(tmp_path, entry: str, n: int, per_block: int = 256, block: str = "256"):
+def analyze(tmp_path, entry: str, n: int, grid: str, block: str = "256") -> A.Analysis:
     path = tmp_path / "shared_values.cu"
     path.write_text(KERNELS)
-    return {(r.space, r.array, r.op): r for r in A.analyze_launch(
-        A.prepare(path, entry, f"cdiv(n,{per_block})", block, {"n": n})).rows}
+    return A.analyze_launch(A.prepare(path, entry, grid, block, {"n": n}))
+
+
+def launch(tmp_path, entry: str, n: int, per_block: int = 256, block: str = "256"):
+    return {(r.space, r.array, r.op): r for r in analyze(tmp_path, entry, n, f"cdiv(n,{per_block})", block).rows}
 
 
 @needs_nvcc
@@ -116,3 +143,41 @@ def test_a_shared_word_not_known_for_the_block_is_data(tmp_path, entry):
     with pytest.raises(UsageError, match=rf"{entry}: a condition computed from data steers control flow or "
                                          r"predicates an access, at pc 0x[0-9a-f]+ \(.*\), line \d+"):
         launch(tmp_path, entry, 1000)
+
+
+@needs_nvcc
+@pytest.mark.parametrize("blocks", [8, 2_000])
+def test_a_loop_bound_read_back_every_round_is_counted_symbolically(tmp_path, blocks):
+    # loop_bound, n = blocks + 2: block b's thread 0 stores n - b, and every round reloads it after
+    # the barriers. Block b runs n - b rounds: 3 + 4 + ... + n = n (n + 1) / 2 - 3 in all; each loads x and
+    # t and stores t once a warp (8 warps), and reloads the bound once a warp (with the one load
+    # before the loop): 8 blocks, n = 10: 52 rounds, 416 loads of x (1,664 sectors), LDS 416 + 416
+    # + 64 = 896, STS 416 + 8 (the bound, one lane a block). 2,000 blocks: 2,005,000 rounds
+    n = blocks + 2
+    rounds = n * (n + 1) // 2 - 3
+    a = analyze(tmp_path, "loop_bound", n, str(blocks))
+    assert not [w for w in a.warnings if "block by block" in w or "running each" in w]
+    r = {(row.space, row.op): row for row in a.rows}
+    assert (r["global", "load"].requests, r["global", "load"].sectors) == (8 * rounds, 32 * rounds)
+    assert r["shared", "load"].requests == 8 * rounds * 2 + 8 * blocks
+    assert r["shared", "store"].requests == 8 * rounds + blocks
+
+
+@needs_nvcc
+def test_a_word_a_loop_reads_and_writes_is_followed_block_by_block(tmp_path):
+    # loop_last_write: the loop reloads base after each barrier, and thread 0 writes it on the
+    # last round. The symbolic run goes round a loop three times, not once per iteration, so it
+    # cannot know which rounds read what: the launch is run block by block, whose rounds read the
+    # kept word (the write's `@P STS` stores nothing until the last). 8 blocks, n = 5 rounds of 8
+    # warps: 320 loads of x, 320 of y and 320 stores of y (4 sectors each), 320 reloads of base;
+    # STS: base once a block before the loop, and once on the last round: 16 requests
+    a = analyze(tmp_path, "loop_last_write", 5, "8")
+    assert any("running each of its 8 blocks" in w and "written again in the loop" in w for w in a.warnings)
+    r = {(row.space, row.array, row.op): row for row in a.rows}
+    for key in (("global", "x", "load"), ("global", "y", "load"), ("global", "y", "store")):
+        assert (r[key].requests, r[key].sectors) == (320, 1280)
+    shared = {(row.space, row.op): row for row in a.rows if row.space == "shared"}
+    assert (shared["shared", "load"].requests, shared["shared", "store"].requests) == (320, 16)
+    with pytest.raises(UsageError, match=r"loop_last_write: a shared word a load in this loop was handed .* may be "
+                                         r"written again in the loop.*too many to run one by one"):
+        analyze(tmp_path, "loop_last_write", 5, str(A.ENUMERATE_BLOCKS + 1))

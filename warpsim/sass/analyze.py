@@ -279,7 +279,15 @@ def analyze_launch(kernel: Kernel, by_line: bool = False, by_pc: bool = False,
         except TooLong as e:
             raise UsageError(f"{kernel.name}: {reason}; {e}: warpsim cannot count this launch exactly") from None
         except UsageError as e:
-            raise (e if getattr(refused, "given", False) else refused) from None
+            if getattr(refused, "given", False):
+                raise e from None
+            # both ways stopped: the block-by-block run's reason is the one that decides, the
+            # symbolic one says why it was tried
+            then = NotSymbolic.reason(e, kernel.name)
+            if then == reason:
+                raise refused from None
+            raise UsageError(f"{kernel.name}: {then} (tried block by block because {reason}): warpsim "
+                             "cannot count this kernel exactly") from None
         a.warnings.append(f"counted by running each of its {blocks:,} blocks (exact, not symbolic): {reason}")
         a.engine = "sass"
         return a

@@ -36,10 +36,12 @@ overwrite data.
 
 Limitations: indirect jumps other than a switch's jump table (JMX, JMP) are refused; values in
 global and shared memory are not tracked (a loaded value is Opaque, so an address computed from
-loaded data is refused); the per-instruction semantics cover the integer, predicate, move and
-control instructions nvcc emits for address arithmetic (warpsim.sass.ops.DISPATCH, the one table;
-its handlers live in ops_int (integer, predicate, move), ops_data (floating point and data) and
-ops_memory (memory and control)); an opcode outside it is refused by name.
+loaded data is refused), except a global buffer whose contents are given and a block-uniform
+word handed through shared memory (ops_memory._shared_words); the per-instruction semantics
+cover the integer, predicate, move and control instructions nvcc emits for address arithmetic
+(warpsim.sass.ops.DISPATCH, the one table; its handlers live in ops_int (integer, predicate,
+move), ops_data (floating point and data) and ops_memory (memory and control)); an opcode
+outside it is refused by name.
 """
 
 from __future__ import annotations
@@ -213,6 +215,7 @@ class Machine:
         self.exited: list[F.Formula] = []  # the threads each EXIT ended (a warp's convergence: BRA.DIV)
         self.shared_words: dict[int, tuple] = {}  # shared byte address -> (a block-uniform value, barriers then)
         self.barriers = 0  # block-wide barriers passed (ops_int.op_bar)
+        self.shared_loop_reads: dict[int, list] = {}  # kept word -> bodies of the loops a load was handed it in
         self.loop_pcs = frozenset().union(*(loop.body for loop in program.loops.values()))
 
     # -- running ---------------------------------------------------------------------------------
@@ -268,7 +271,8 @@ class Machine:
         handler = DISPATCH.get(ins.opcode)
         if handler is None and ins.opcode in NOT_FOLLOWED:
             raise _located(f"{ins.name} ({NOT_FOLLOWED[ins.opcode]}) at {ins.where()}: warpsim does not follow "
-                           "Hopper's asynchronous copies and warpgroup MMAs yet, so it cannot count this kernel exactly")
+                           "Hopper's asynchronous copies and warpgroup MMAs yet, so it cannot count this kernel "
+                           "exactly")
         if handler is None:
             raise _located(f"the engine does not know the opcode {ins.name} at {ins.where()}: "
                            "it cannot count this kernel exactly (please report the kernel)")

@@ -65,9 +65,15 @@ def op_load(m, ins, path, guard, known):
 # address -> (value, the barrier count at the store)) where the store is outside every loop and
 # data branch, of whole words, at one address, by threads a condition of the thread indices picks
 # with at least one in every block, and of one value per block; handed back to a load of that
-# word outside loops and data branches after a block-wide barrier. Any other write that may touch
-# a kept word (a store at addresses that differ by thread, in a loop, of part of a word; an atomic,
-# a cp.async, a generic store) forgets it, and a load that is not handed a word reads data.
+# word outside data branches after a block-wide barrier. Any other write that may touch a kept
+# word (a store at addresses that differ by thread, in a loop, of part of a word; an atomic, a
+# cp.async, a generic store) forgets it, and a load that is not handed a word reads data.
+#
+# A load inside a loop is handed the word too (a tile loop that reads its bound back after each
+# barrier). The symbolic run executes a loop's body three times, not once per iteration, so there
+# a write inside that loop that forgets a word one of its loads was handed refuses the symbolic
+# count (the read may have been handed a value that a later iteration's write changes); the
+# block-by-block run, which goes round every iteration, just reads data from then on.
 
 
 def _in_loop_or_data_branch(m, ins) -> bool:
@@ -77,12 +83,27 @@ def _in_loop_or_data_branch(m, ins) -> bool:
 def _shared_words(m, ins, path, address: Sym, width: int) -> list | None:
     """The kept words a shared load reads back (None: data, as any other load)."""
     at = _one_address(m, address)
-    if at is None or width < 4 or _in_loop_or_data_branch(m, ins):
+    if at is None or width < 4 or m.data_branches:
         return None
     kept = [m.shared_words.get(at + 4 * k) for k in range(width // 4)]
     if any(w is None or w[1] >= m.barriers for w in kept):
         return None
+    if not m.concrete and ins.pc in m.loop_pcs:
+        bodies = [loop.body for loop in m.program.loops.values() if ins.pc in loop.body]
+        for k in range(width // 4):
+            m.shared_loop_reads.setdefault(at + 4 * k, []).extend(bodies)
     return [value for value, _ in kept]
+
+
+def _forget(m, ins, words) -> None:
+    """A write that may touch the kept `words` (byte addresses): they are data from here on."""
+    for at in list(words):
+        if any(ins.pc in body for body in m.shared_loop_reads.get(at, ())):
+            e = EngineError(f"a shared word a load in this loop was handed (at {at:#x}) may be written again "
+                            "in the loop: its value per iteration is followed only block by block")
+            e.enumerate = True  # the block-by-block run goes round every iteration: its count is exact
+            raise e
+        del m.shared_words[at]
 
 
 def _shared_store(m, ins, path, guard, known, address: Sym, width: int, resolved: str) -> None:
@@ -91,17 +112,19 @@ def _shared_store(m, ins, path, guard, known, address: Sym, width: int, resolved
     kept words it may overwrite otherwise."""
     if resolved not in ("shared", "generic"):
         return
+    on = m.decide(F.f_and(path.cond, guard))
+    if isinstance(on, F.Const) and on.all_false:
+        return  # no thread stores (`@P STS` where P holds for none here): nothing is overwritten
     at = _one_address(m, address) if ins.opcode == "STS" and isinstance(address, Sym) else None
     values = _uniform_store(m, ins, path, guard, known, at, width) if at is not None else None
     if values is not None:
         for k, value in enumerate(values):
             m.shared_words[at + 4 * k] = (value, m.barriers)
     elif resolved == "generic" or not isinstance(address, Sym):
-        m.shared_words.clear()
+        _forget(m, ins, m.shared_words)
     elif m.shared_words:
         lo, hi = bounds(address, m.env)
-        for k in [k for k in m.shared_words if lo - 4 < k < hi + width]:
-            del m.shared_words[k]
+        _forget(m, ins, [k for k in m.shared_words if lo - 4 < k < hi + width])
 
 
 def _uniform_store(m, ins, path, guard, known, at: int, width: int) -> list | None:
