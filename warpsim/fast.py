@@ -90,19 +90,33 @@ def _residue_classes(lo: int, hi: int, period: int) -> tuple[list[int], list[int
     return reps, [(hi - 1 - r) // period + 1 for r in reps]
 
 
-def _breakpoints(d_coef: int, base: int, thread: np.ndarray, kind: str, extent: int) -> tuple[list[int], list[int]]:
+@dataclass(frozen=True)
+class _Spread:
+    """An atom's thread part as the classification reads it: its least and greatest value and
+    (for `==`) the set of values, taken once per site rather than once per class."""
+
+    low: int
+    high: int
+    values: frozenset
+
+    @staticmethod
+    def of(thread) -> "_Spread":
+        u = np.unique(np.atleast_1d(thread))
+        return _Spread(int(u[0]), int(u[-1]), frozenset(int(x) for x in u))
+
+
+def _breakpoints(d_coef: int, base: int, spread: _Spread, kind: str, extent: int) -> tuple[list[int], list[int]]:
     """Along one dimension d (atom value a*d + base + U): the d where the atom's outcome may change
     (interval ends), and the d that are edges to enumerate one by one."""
     a = d_coef
-    u = np.atleast_1d(thread)
     if kind == "eq":
         points = []
-        for uv in np.unique(u):
-            num = -(base + int(uv))
+        for uv in sorted(spread.values):
+            num = -(base + uv)
             if num % a == 0 and 0 <= num // a < extent:
                 points.append(num // a)
         return [], points
-    umin, umax = int(u.min()), int(u.max())
+    umin, umax = spread.low, spread.high
     # every thread passes: a*d + base + umax < 0; no thread: a*d + base + umin >= 0
     ends = set()
     for edge in (-(base + umax), -(base + umin)):
@@ -113,22 +127,21 @@ def _breakpoints(d_coef: int, base: int, thread: np.ndarray, kind: str, extent: 
     return sorted(ends), []
 
 
-def _status(a: int, base: int, thread: np.ndarray, kind: str, d: int):
+def _status(a: int, base: int, spread: _Spread, kind: str, d: int):
     """The outcome of an atom at d: ('all'|'none'|'edge', exact value for an edge)."""
     v = a * d + base
-    u = np.atleast_1d(thread)
     if kind == "eq":
-        return ("edge", v) if np.any(u == -v) else ("none", 0)
-    if v + int(u.max()) < 0:
+        return ("edge", v) if -v in spread.values else ("none", 0)
+    if v + spread.high < 0:
         return ("all", 0)
-    if v + int(u.min()) >= 0:
+    if v + spread.low >= 0:
         return ("none", 0)
     return ("edge", v)
 
 
 def _classify_line(extent: int, c_addr: int, atoms: list) -> tuple[list[int], list[int]]:
     """Representatives along one dimension of the given extent, where the address moves by c_addr
-    per step: atoms given as (coefficient, base, thread part, kind). The other dimensions' part of
+    per step: atoms given as (coefficient, base, thread part's _Spread, kind). The other dimensions' part of
     the address adds one residue to the whole line, so it does not split it."""
     period = PERIOD // gcd(c_addr % PERIOD, PERIOD) if c_addr % PERIOD else 1
     cuts, points = {0, extent}, set()
@@ -157,9 +170,10 @@ def _classify_line(extent: int, c_addr: int, atoms: list) -> tuple[list[int], li
 
 
 def _classify(group: tuple[str, ...], extents: dict, address: dict, atoms: list) -> _Classes:
+    spreads = {a.key: _Spread.of(a.thread) for a in atoms}
     if len(group) == 1:
         (d,) = group
-        mine = [(dict(a.coef)[d], 0, a.thread, a.kind) for a in atoms if d in dict(a.coef)]
+        mine = [(dict(a.coef)[d], 0, spreads[a.key], a.kind) for a in atoms if d in dict(a.coef)]
         reps, weights = _classify_line(extents[d], address.get(d, 0), mine)
         return _Classes(group, np.asarray(reps, dtype=np.int64).reshape(-1, 1), weights)
     # along the largest dimension, for each value of the others
@@ -175,7 +189,7 @@ def _classify(group: tuple[str, ...], extents: dict, address: dict, atoms: list)
             coef = dict(a.coef)
             if coef.get(line, 0):  # an atom without the line is constant along it: the combination is its class
                 base = sum(c * at[x] for x, c in coef.items() if x != line)
-                mine.append((coef[line], base, a.thread, a.kind))
+                mine.append((coef[line], base, spreads[a.key], a.kind))
         reps, ws = _classify_line(extents[line], address.get(line, 0), mine)
         for r, w in zip(reps, ws):
             rows.append([*(at[x] for x in others), r])
