@@ -141,8 +141,8 @@ def _status(a: int, base: int, spread: _Spread, kind: str, d: int):
 
 def _classify_line(extent: int, c_addr: int, atoms: list) -> tuple[list[int], list[int]]:
     """Representatives along one dimension of the given extent, where the address moves by c_addr
-    per step: atoms given as (coefficient, base, thread part's _Spread, kind). The other dimensions' part of
-    the address adds one residue to the whole line, so it does not split it."""
+    per step: atoms given as (coefficient, base, the thread part's _Spread, kind). The other
+    dimensions' part of the address adds one residue to the whole line, so it does not split it."""
     period = PERIOD // gcd(c_addr % PERIOD, PERIOD) if c_addr % PERIOD else 1
     cuts, points = {0, extent}, set()
     for a, base, thread, kind in atoms:

@@ -112,13 +112,17 @@ ENUMERATE_SECONDS = 120.0  # ... and the longest it may take, projected from its
 PROJECT_AFTER = 1.0
 
 
+def why(refusal: UsageError, kernel: str) -> str:
+    """A refusal's reason, without the kernel's name before it and the verdict after it."""
+    return re.sub(r"[:;] warpsim cannot count this (launch|kernel) exactly$", "",
+                  str(refusal).removeprefix(f"{kernel}: "))
+
+
 class NotSymbolic(UsageError):
     """The fast path cannot count this launch; running every block concretely still can."""
 
     def reason(self, kernel: str) -> str:
-        """Why, without the kernel's name before it and the verdict after it."""
-        return re.sub(r"[:;] warpsim cannot count this (launch|kernel) exactly$", "",
-                      str(self).removeprefix(f"{kernel}: "))
+        return why(self, kernel)
 
 
 def trace(kernel: Kernel) -> tuple[list[Site], int]:
@@ -283,7 +287,7 @@ def analyze_launch(kernel: Kernel, by_line: bool = False, by_pc: bool = False,
                 raise e from None
             # both ways stopped: the block-by-block run's reason is the one that decides, the
             # symbolic one says why it was tried
-            then = NotSymbolic.reason(e, kernel.name)
+            then = why(e, kernel.name)
             if then == reason:
                 raise refused from None
             raise UsageError(f"{kernel.name}: {then} (tried block by block because {reason}): warpsim "
