@@ -151,14 +151,16 @@ REWRITES = '''extern "C" __global__ void rewrites(int n, const float* __restrict
 
 @needs_nvcc
 def test_where_both_ways_stop_the_block_by_block_reason_comes_first(tmp_path):
-    # blockIdx.x % 3 is not affine (nvcc's multiply by the inverse of 3), and 100 blocks are more
-    # than the symbolic run takes one at a time, so the launch is run block by block; there the
-    # bound the loop writes is data after the first round, and decides the trip count: refused,
-    # with that reason first and the symbolic one after it
+    # blockIdx.x % 3 is not affine (nvcc multiplies by 0xaaaaaaab, the inverse of 3, and keeps the
+    # high word), and 100 blocks are more than the symbolic run takes one at a time, so the launch
+    # is run block by block; there the bound the loop writes is data after the first round, and
+    # decides the trip count: refused, with that reason first and the symbolic one after it
     k = kernel(tmp_path, REWRITES, "rewrites", "100", "256", {"n": 9})
     with pytest.raises(UsageError, match=r"^rewrites: a condition computed from data steers control flow .* line 6: "
                                          r"it decides whether a loop that holds it goes round again .* \(tried block "
-                                         r"by block because a 64-bit value crosses a 4 GiB boundary .* line 3\): "
+                                         r"by block because a block or loop index divided by a constant \(nvcc "
+                                         r"multiplies it by 0xaaaaaaab and keeps the high word: a quotient or "
+                                         r"remainder of the index\), which is not affine in it, at pc .* line 3\): "
                                          r"warpsim cannot count this kernel exactly$"):
         A.analyze_launch(k)
 

@@ -182,7 +182,13 @@ def op_imad(m, ins, path, guard, known):
         if not _all_int([a, b, c]):
             write(path, dst, data_of(a, b, c), guard)
         elif "WIDE" in mods:
-            write(path, dst, alu.mul_wide(a, b, m.env, is_signed) + c, guard)
+            try:
+                write(path, dst, alu.mul_wide(a, b, m.env, is_signed) + c, guard)
+            except NotAffine:
+                why = _divided(a, b)
+                if why is None:
+                    raise
+                raise NotAffine(why) from None
         else:
             write(path, dst, alu.mul_hi_add(a, b, c, is_signed), guard)
         return
@@ -204,6 +210,17 @@ def op_imad(m, ins, path, guard, known):
     if any(not p.true for p in carries_out):
         raise NotAffine("IMAD with a carry-out")
     m.write(path, dst, result, guard)
+
+
+def _divided(a: Sym, b: Sym) -> str | None:
+    """What a wide product whose high word is not affine computes, where one factor is a constant
+    of 2**24 or more (as unsigned) and the other depends on a block or loop index: nvcc's division
+    by a constant, which multiplies by the divisor's inverse and keeps the high word. None else."""
+    for x, k in ((a, b), (b, a)):
+        if x.coef and not k.coef and np.ndim(k.thread) == 0 and int(k.thread) & MASK32 >= 1 << 24:
+            return (f"a block or loop index divided by a constant (nvcc multiplies it by {int(k.thread) & MASK32:#x} "
+                    "and keeps the high word: a quotient or remainder of the index), which is not affine in it")
+    return None
 
 
 def _is_zero(v: Sym) -> bool:
@@ -345,7 +362,8 @@ def op_shf(m, ins, path, guard, known):
     if alu.thread_only(a, c):
         lo = alu.u32(a).astype(np.uint64)
         hiw = alu.u32(c)
-        amt = np.asarray(amount, dtype=np.int64) & (63 if wide64 else 31) if "W" not in mods else np.asarray(amount) & 31
+        amt = (np.asarray(amount, dtype=np.int64) & (63 if wide64 else 31) if "W" not in mods
+               else np.asarray(amount) & 31)
         amt = np.minimum(np.asarray(amount, dtype=np.int64), 64 if wide64 else 32)
         if is_signed:
             x = (np.where(hiw & (1 << 31), hiw - TWO32, hiw).astype(np.int64) << 32) | lo.astype(np.int64)
