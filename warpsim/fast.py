@@ -169,8 +169,8 @@ def _classify_line(extent: int, c_addr: int, atoms: list) -> tuple[list[int], li
     return reps, weights
 
 
-def _classify(group: tuple[str, ...], extents: dict, address: dict, atoms: list) -> _Classes:
-    spreads = {a.key: _Spread.of(a.thread) for a in atoms}
+def _classify(group: tuple[str, ...], extents: dict, address: dict, atoms: list, spreads: dict) -> _Classes:
+    """`spreads`: each atom's _Spread, by its key."""
     if len(group) == 1:
         (d,) = group
         mine = [(dict(a.coef)[d], 0, spreads[a.key], a.kind) for a in atoms if d in dict(a.coef)]
@@ -211,7 +211,9 @@ def count_site(site, threads: int) -> dict[str, int]:
         if set(d for d, _ in a.coef) - set(extents):
             raise ValueError(f"line {site.line}: a condition uses a dimension outside its scope")
     order = [d for d, _ in site.dims]
-    classes = [_classify(g, extents, site.address.coef, atoms) for g in _groups(order, site.address.coef, atoms)]
+    spreads = {a.key: _Spread.of(a.thread) for a in atoms}
+    classes = [_classify(g, extents, site.address.coef, atoms, spreads)
+               for g in _groups(order, site.address.coef, atoms)]
     used = {d for c in classes for d in c.dims}
     repeat = 1
     for d, e in site.dims:

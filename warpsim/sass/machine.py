@@ -215,7 +215,7 @@ class Machine:
         self.exited: list[F.Formula] = []  # the threads each EXIT ended (a warp's convergence: BRA.DIV)
         self.shared_words: dict[int, tuple] = {}  # shared byte address -> (a block-uniform value, barriers then)
         self.barriers = 0  # block-wide barriers passed (ops_int.op_bar)
-        self.shared_loop_reads: dict[int, list] = {}  # kept word -> bodies of the loops a load was handed it in
+        self.shared_loop_reads: dict[int, set] = {}  # kept word -> bodies of the loops a load was handed it in
         self.loop_pcs = frozenset().union(*(loop.body for loop in program.loops.values()))
 
     # -- running ---------------------------------------------------------------------------------

@@ -362,8 +362,6 @@ def op_shf(m, ins, path, guard, known):
     if alu.thread_only(a, c):
         lo = alu.u32(a).astype(np.uint64)
         hiw = alu.u32(c)
-        amt = (np.asarray(amount, dtype=np.int64) & (63 if wide64 else 31) if "W" not in mods
-               else np.asarray(amount) & 31)
         amt = np.minimum(np.asarray(amount, dtype=np.int64), 64 if wide64 else 32)
         if is_signed:
             x = (np.where(hiw & (1 << 31), hiw - TWO32, hiw).astype(np.int64) << 32) | lo.astype(np.int64)

@@ -91,7 +91,7 @@ def _shared_words(m, ins, path, address: Sym, width: int) -> list | None:
     if not m.concrete and ins.pc in m.loop_pcs:
         bodies = [loop.body for loop in m.program.loops.values() if ins.pc in loop.body]
         for k in range(width // 4):
-            m.shared_loop_reads.setdefault(at + 4 * k, []).extend(bodies)
+            m.shared_loop_reads.setdefault(at + 4 * k, set()).update(bodies)
     return [value for value, _ in kept]
 
 
@@ -116,7 +116,7 @@ def _shared_store(m, ins, path, guard, known, address: Sym, width: int, resolved
     if isinstance(on, F.Const) and on.all_false:
         return  # no thread stores (`@P STS` where P holds for none here): nothing is overwritten
     at = _one_address(m, address) if ins.opcode == "STS" and isinstance(address, Sym) else None
-    values = _uniform_store(m, ins, path, guard, known, at, width) if at is not None else None
+    values = _uniform_store(m, ins, path, known, on, at, width) if at is not None else None
     if values is not None:
         for k, value in enumerate(values):
             m.shared_words[at + 4 * k] = (value, m.barriers)
@@ -127,13 +127,13 @@ def _shared_store(m, ins, path, guard, known, address: Sym, width: int, resolved
         _forget(m, ins, [k for k in m.shared_words if lo - 4 < k < hi + width])
 
 
-def _uniform_store(m, ins, path, guard, known, at: int, width: int) -> list | None:
-    """The per-block values of a store of whole words at the one address `at` by threads that
-    agree, at least one in every block; None where it is not one."""
+def _uniform_store(m, ins, path, known, on: F.Formula, at: int, width: int) -> list | None:
+    """The per-block values of a store of whole words at the one address `at` by the threads `on`
+    (the path's and the guard's condition, decided) that agree, at least one in every block; None
+    where it is not one."""
     if width < 4 or _in_loop_or_data_branch(m, ins):
         return None
-    on = m.decide(F.f_and(path.cond, guard))  # (a condition a block index decides: not kept)
-    if not isinstance(on, F.Const):
+    if not isinstance(on, F.Const):  # (a condition a block index decides: not kept)
         return None
     rows = (np.broadcast_to(np.asarray(on.mask, dtype=bool), m.linear.shape) & m.exists).reshape(-1, m.threads)
     if not rows.any(axis=1).all():
