@@ -135,7 +135,7 @@ def test_a_launch_too_large_to_run_block_by_block_is_refused(tmp_path):
 
 REWRITES = '''extern "C" __global__ void rewrites(int n, const float* __restrict__ x, float* __restrict__ y) {
   __shared__ int rounds;
-  if (threadIdx.x == 0) rounds = n - blockIdx.x % 3;   // line 3: a remainder of the block index
+  if (threadIdx.x == 0) rounds = n - blockIdx.x * blockIdx.x % 3;   // line 3: a square of the block index
   __syncthreads();
   float acc = 0.0f;
   for (int k = 0; k < rounds; ++k) {                   // line 6: reloaded after every barrier
@@ -151,16 +151,14 @@ REWRITES = '''extern "C" __global__ void rewrites(int n, const float* __restrict
 
 @needs_nvcc
 def test_where_both_ways_stop_the_block_by_block_reason_comes_first(tmp_path):
-    # blockIdx.x % 3 is not affine (nvcc multiplies by 0xaaaaaaab, the inverse of 3, and keeps the
-    # high word), and 100 blocks are more than the symbolic run takes one at a time, so the launch
-    # is run block by block; there the bound the loop writes is data after the first round, and
-    # decides the trip count: refused, with that reason first and the symbolic one after it
+    # blockIdx.x * blockIdx.x is not affine, and 100 blocks are more than the symbolic run takes
+    # one at a time, so the launch is run block by block; there the bound the loop writes is data
+    # after the first round, and decides the trip count: refused, with that reason first and the
+    # symbolic one after it
     k = kernel(tmp_path, REWRITES, "rewrites", "100", "256", {"n": 9})
     with pytest.raises(UsageError, match=r"^rewrites: a condition computed from data steers control flow .* line 6: "
                                          r"it decides whether a loop that holds it goes round again .* \(tried block "
-                                         r"by block because a block or loop index divided by a constant \(nvcc "
-                                         r"multiplies it by 0xaaaaaaab and keeps the high word: a quotient or "
-                                         r"remainder of the index\), which is not affine in it, at pc .* line 3\): "
+                                         r"by block because a product of two values .* line 3\): "
                                          r"warpsim cannot count this kernel exactly$"):
         A.analyze_launch(k)
 

@@ -301,8 +301,10 @@ def pieces(kernel) -> tuple[list[tuple[Site, dict]], int]:
     """The sites of `warpsim.sass.analyze.trace`, each with the block ranges of its piece.
 
     Why not `trace` itself: a piece's sites count block indices from the piece's start and do
-    not say where it is, which counting needs not but placing blocks in time does."""
+    not say where it is, which counting needs not but placing blocks in time does. Pieces are
+    block ranges: the model places no residue class of a block index (a quotient by a constant),
+    which runs block by block here instead."""
     from warpsim.sass.analyze import pieces as sass_pieces
 
-    found, threads = sass_pieces(kernel)
+    found, threads = sass_pieces(kernel, strides=False)
     return [(site, ranges) for ranges, sites in found for site in sites], threads

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from warpsim.sass.values import MASK32, TWO32, Env, NotAffine, const, norm, signed, split_low, two_adic, unsigned
+from warpsim.sass.values import (BLOCK_DIM, MASK32, TWO32, Env, NotAffine, const, norm, pow2_stride, signed,
+                                split_low, two_adic, unsigned)
 from warpsim.symbolic import Sym
 
 
@@ -111,8 +112,10 @@ def shift_amount(v: Sym) -> int | np.ndarray:
     return t if np.ndim(t) else int(t)
 
 
-def lop3(a: Sym, b: Sym, c: Sym, lut: int) -> Sym:
-    """Bitwise f(a, b, c) where `lut` is f(0xF0, 0xCC, 0xAA).
+def lop3(a: Sym, b: Sym, c: Sym, lut: int, env: Env | None = None) -> Sym:
+    """Bitwise f(a, b, c) where `lut` is f(0xF0, 0xCC, 0xAA); `env`: the dimensions' extents,
+    whose ranges fix a value's high bits, and where not affine, the ways to split a block index
+    that would make it so (_bits_differ); None: neither (as before residue classes).
 
     Values with dimensions: write each as high + low, low = its thread part's bits below 2**m,
     where every dimension coefficient is a multiple of 2**m; f acts on the low bits per thread,
@@ -131,11 +134,70 @@ def lop3(a: Sym, b: Sym, c: Sym, lut: int) -> Sym:
     # Split at bit m, where every dimension coefficient of operand i is a multiple of 2**m: the low
     # bits are per thread; on the high bits f must be the same function g of operand i's bit at every
     # position and in every thread (given the bits the other operands have there), and g must be one
-    # of 0, x, ~x, 1: then the high part is affine.
-    m = two_adic(ops[i])
-    if m == 0:
+    # of 0, x, ~x, 1: then the high part is affine. From bit `width` up operand i is one number over
+    # the launch (its range says so: a non-negative index's bits past its largest value are zero;
+    # a piece of blocks may fix more): there f is computed per thread.
+    x = ops[i]
+    m = two_adic(x)
+    width, fixed = 32, 0
+    if env is None and m == 0:  # (without its range, as before residue classes)
         raise NotAffine("a bitwise operation on a block/loop-dependent value whose low bit varies")
-    top = MASK32 & ~((1 << m) - 1)  # the bits at and above m
+    if env is not None:
+        from warpsim.sass.values import bounds
+
+        lo, hi = bounds(x, env)
+        width = next((k for k in range(m + 1, 32) if lo >> k == hi >> k), 32)
+        fixed = (lo >> width) << width if width < 32 else 0
+    functions = _high_functions(ops, i, m, width, lut)
+    if len(functions) != 1:
+        raise _bits_differ(ops, i, m, width, lut, env)
+    highs, lows = zip(*(split_low(v - fixed if j == i else v, m) for j, v in enumerate(ops)))
+    low = _lut(*(np.asarray(v, dtype=np.int64) for v in lows), lut) & ((1 << m) - 1)
+    upper = MASK32 & ~((1 << width) - 1)  # f with operand i's fixed bits
+    low = low + (_lut(*(np.int64(fixed & MASK32) if j == i else u32(v) for j, v in enumerate(ops)), lut) & upper)
+    top = ((1 << width) - 1) & ~((1 << m) - 1)  # the bits from m to width
+    hx = highs[i]
+    g = functions.pop()
+    if g == (0, 0):
+        high = const(0)
+    elif g == (0, 1):
+        high = hx
+    elif g == (1, 1):
+        high = const(top)
+    else:  # ~x on the high bits: top - x
+        high = const(top) - hx
+    return high + const(low)
+
+
+def _bits_differ(ops: list, i: int, m: int, width: int, lut: int, env: Env | None) -> NotAffine:
+    """The refusal of a bitwise operation that treats operand i's bits from m to width unalike,
+    with the ways a block index can be split so that it does not (`blockIdx.x % 16`, `^ 256`):
+    `stride` (index, step), where in each residue class the bits it treats alike start higher, and
+    `cut` (index, cuts), where in each piece of blocks the bits above those it treats alike are one
+    number (values.carry_cuts); either None. ops_int.op_lop3 takes the one of fewer pieces."""
+    from warpsim.sass.values import carry_cuts
+
+    error = NotAffine("a bitwise operation whose effect on the bits of a block/loop index differs from bit to bit "
+                      "(a mask that keeps some of them)" if m else
+                      "a bitwise operation on a block/loop-dependent value whose low bit varies")
+    error.stride = error.cut = None
+    if env is None:
+        return error
+    x = ops[i]
+    above = next((k for k in range(m + 1, width) if len(_high_functions(ops, i, k, width, lut)) == 1), None)
+    if above is not None:
+        error.stride = pow2_stride(x, above, env)
+    below = next((k for k in range(width - 1, m, -1) if len(_high_functions(ops, i, m, k, lut)) == 1), None)
+    if below is not None:
+        blocks = {d for d in x.coef if d.startswith(BLOCK_DIM)}
+        error.cut = carry_cuts(x, env, blocks, below)
+    return error
+
+
+def _high_functions(ops: list, i: int, m: int, width: int, lut: int) -> set:
+    """The functions (f at 0, f at 1) of operand i's bit that f is at the bits from m to width,
+    over the bits the other operands have there in any thread (one: f is affine on them)."""
+    top = ((1 << width) - 1) & ~((1 << m) - 1)  # the bits from m to width
     present = []  # per operand: the bit values it has somewhere at and above m
     for j, v in enumerate(ops):
         if j == i:
@@ -153,22 +215,7 @@ def lop3(a: Sym, b: Sym, c: Sym, lut: int) -> Sym:
                 return (lut >> (4 * v[0] + 2 * v[1] + v[2])) & 1
 
             functions.add((f_at(0), f_at(1)))
-    if len(functions) != 1:
-        raise NotAffine("a bitwise operation whose effect on the bits of a block/loop index differs "
-                        "from bit to bit (a mask that keeps some of them)")
-    highs, lows = zip(*(split_low(v, m) for v in ops))
-    low = _lut(*(np.asarray(x, dtype=np.int64) for x in lows), lut) & ((1 << m) - 1)
-    hx = highs[i]
-    g = functions.pop()
-    if g == (0, 0):
-        high = const(0)
-    elif g == (0, 1):
-        high = hx
-    elif g == (1, 1):
-        high = const(top)
-    else:  # ~x on the high bits: top - x
-        high = const(top) - hx
-    return high + const(low)
+    return functions
 
 
 def _only_of(lut: int, i: int) -> tuple[int, int] | None:

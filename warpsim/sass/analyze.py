@@ -32,7 +32,7 @@ from warpsim.fast import count_site
 from warpsim.sass import launch as L
 from warpsim.sass.machine import Access, Machine
 from warpsim.sass.program import Program, load
-from warpsim.sass.values import EngineError, SplitRequest
+from warpsim.sass.values import EngineError, SplitRequest, StrideRequest
 from warpsim.tally import tally
 from warpsim.trace import Site
 
@@ -125,9 +125,10 @@ class NotSymbolic(UsageError):
         return why(self, kernel)
 
 
-def trace(kernel: Kernel) -> tuple[list[Site], int]:
-    """Run the machine code symbolically: one Site per memory instruction (per path through it)."""
-    found, threads = pieces(kernel)
+def trace(kernel: Kernel, few: bool = False) -> tuple[list[Site], int]:
+    """Run the machine code symbolically: one Site per memory instruction (per path through it).
+    `few`: see `pieces`."""
+    found, threads = pieces(kernel, few=few)
     return [site for _, sites in found for site in sites], threads
 
 
@@ -138,7 +139,8 @@ def trace(kernel: Kernel) -> tuple[list[Site], int]:
 WIDE_CUTS_FROM = ENUMERATE_BLOCKS
 
 
-def pieces(kernel: Kernel, wide: bool | None = None) -> tuple[list[tuple[dict, list[Site]]], int]:
+def pieces(kernel: Kernel, wide: bool | None = None, strides: bool = True,
+           few: bool = False) -> tuple[list[tuple[dict, list[Site]]], int]:
     """The launch's pieces, each its block ranges (axis: (start, stop)) with the sites it gives.
 
     A value that depends on which side of an edge a block lies (a `min(., K)` clamp on the last
@@ -147,76 +149,194 @@ def pieces(kernel: Kernel, wide: bool | None = None) -> tuple[list[tuple[dict, l
     piece's sites count block indices from the piece's start: the ranges say where it lies.
     `wide` (None: where the launch is refused without, or has more than WIDE_CUTS_FROM blocks and
     would be run block by block): also cut where a 64-bit value's high word changes (Machine's
-    wide_cuts)."""
-    if wide is not None:
-        return _pieces(kernel, wide)
+    wide_cuts). `strides`: a quotient or remainder of a block index by a constant splits the
+    index into its residue classes, a piece each (range(start, stop, step)); without, it runs
+    each value apart (if few) or is refused as not symbolic. `few`: refuse (NotSymbolic, marked
+    `slow`) residue classes that make pieces of fewer than BLOCKS_A_PIECE blocks on average, or
+    whose pieces take longer than a quarter of what running block by block is projected to take
+    (block_by_block_seconds): block by block counts those sooner. Where residue classes led the
+    pieces to a stop, the launch is taken as it was before them (value by value, or refused as
+    not symbolic), so that they never lose a launch."""
     try:
-        return _pieces(kernel, False)
+        return _wide_or_not(kernel, wide, strides, few)
+    except (NotSymbolic, UsageError) as refused:
+        if not getattr(refused, "strided", False):
+            raise
+        try:
+            return _wide_or_not(kernel, wide, False, few)
+        except NotSymbolic:
+            if getattr(refused, "slow", False):  # quicker block by block, but counted if that is too slow
+                raise refused from None
+            raise
+
+
+def _wide_or_not(kernel: Kernel, wide: bool | None, strides: bool, few: bool):
+    if wide is not None:
+        return _pieces(kernel, wide, strides, few)
+    try:
+        return _pieces(kernel, False, strides, few)
     except (NotSymbolic, UsageError) as refused:
         if isinstance(refused, NotSymbolic) and int(np.prod(kernel.launch.grid)) <= WIDE_CUTS_FROM:
             raise
         try:
-            return _pieces(kernel, True)
+            return _pieces(kernel, True, strides, few)
         except (NotSymbolic, UsageError):
             raise refused from None
 
 
-def _pieces(kernel: Kernel, wide: bool) -> tuple[list[tuple[dict, list[Site]]], int]:
+def _pieces(kernel: Kernel, wide: bool, strides: bool = True,
+            few: bool = False) -> tuple[list[tuple[dict, list[Site]]], int]:
+    state = {"strided": False}
+    try:
+        return _run_pieces(kernel, wide, strides, few, state)
+    except (NotSymbolic, UsageError) as refused:
+        refused.strided = state["strided"]  # a residue class, or a mask's cut, was taken: pieces retries without
+        raise
+
+
+def _run_pieces(kernel: Kernel, wide: bool, strides: bool, few: bool,
+                state: dict) -> tuple[list[tuple[dict, list[Site]]], int]:
     done: list[tuple[dict, list[Site]]] = []
     launch = kernel.launch.launch(kernel.program.function.shared_vars)
+    blocks_in_all = int(np.prod(launch.grid))
     full = {axis: (0, n) for axis, n in zip("xyz", launch.grid)}
-    todo, threads = [full], 0
+    todo, threads, limit, split_why = [full], 0, MAX_PIECES, ""
+    deadline = None  # where running block by block is possible and the pieces are split: when to give up
     while todo:
+        if few and limit == MAX_STRIDED_PIECES:
+            if deadline is None:
+                deadline = time.perf_counter() + block_by_block_seconds(kernel) / 4  # a first chunk projects high
+            if time.perf_counter() > deadline:
+                refusal = NotSymbolic(f"{kernel.name}: {split_why}; its {len(done) + len(todo):,} pieces of blocks "
+                                      f"take longer than a quarter of what running it block by block would")
+                refusal.slow = True
+                raise refusal
         ranges = todo.pop()
         found: list[Site] = []
-        m = Machine(kernel.program, launch, lambda a: found.append(_site(a)), ranges=ranges, wide_cuts=wide)
+        m = Machine(kernel.program, launch, lambda a: found.append(_site(a)), ranges=ranges, wide_cuts=wide,
+                    strides=strides)
         threads = m.threads
         try:
             m.run()
+        except StrideRequest as request:
+            # a quotient or remainder of a block index by a constant: one piece per residue class
+            axis = request.dim[-1]
+            blocks = range(*ranges[axis])
+            classes = [_key(blocks[j::request.step]) for j in range(request.step)]
+            total = len(done) + len(todo) + len(classes)
+            if total <= MAX_STRIDED_PIECES:
+                split_why = _strided(kernel, request, total, blocks_in_all, few)
+                limit, state["strided"] = MAX_STRIDED_PIECES, True
+                todo += [{**ranges, axis: c} for c in classes]
+                continue
+            error = EngineError(f"{request.why}; its {request.step:,} residue classes would make more than "
+                                f"{MAX_STRIDED_PIECES} pieces, at {request.where}: warpsim cannot count this kernel "
+                                "exactly")
+            error.affine = True
         except SplitRequest as split:
             axis = split.dim[-1]
-            start, stop = ranges[axis]
-            cuts = sorted({c for c in split.cuts if start < c < stop})
-            if not cuts or len(todo) + len(cuts) + 1 > MAX_PIECES:
+            blocks = range(*ranges[axis])
+            cuts = sorted({c for c in split.cuts if c in blocks and c != blocks.start})
+            if getattr(split, "by_strides", False) and cuts:  # in place of residue classes: as they are
+                limit, state["strided"] = MAX_STRIDED_PIECES, True
+                split_why = _strided(kernel, split, len(done) + len(todo) + len(cuts) + 1, blocks_in_all, few)
+            if not cuts or len(todo) + len(cuts) + 1 > limit:
                 raise NotSymbolic(f"{kernel.name}: {split}: warpsim cannot count this launch exactly") from None
-            bounds = [start, *cuts, stop]
-            todo += [{**ranges, axis: (lo, hi)} for lo, hi in itertools.pairwise(bounds)]
+            bounds = [blocks.start, *cuts, blocks.stop]
+            todo += [{**ranges, axis: _key(range(lo, hi, blocks.step))} for lo, hi in itertools.pairwise(bounds)]
             continue
         except EngineError as e:
-            if m.index_floats and not getattr(e, "wraps", False):
-                # floating point on a block or loop index (`(int)(x * scale)`) is exact once the
-                # indices are numbers: the block-by-block run computes it, or says why not
-                why = re.sub(r"computed from data \(([^)]*)\)(: the engine counts only addresses that are functions of "
-                             r"the thread, block and loop indices)?", r"computed in floating point from the block or "
-                             r"loop indices (\1)", str(e))
-                why = re.sub(r"a condition computed from data steers (.*?)(; warpsim counts only accesses decided by "
-                             r"the thread, block and loop indices)?$", r"a condition computed in floating point from "
-                             r"the block or loop indices steers \1", why)
-                refusal = NotSymbolic(f"{kernel.name}: {why}")
-                refusal.given = True
-                raise refusal from None
-            if getattr(e, "enumerate", False):  # values a launch gives decide what follows
-                refusal = NotSymbolic(f"{kernel.name}: {e}")
-                refusal.given = True  # the block-by-block run is the count itself: its refusal is the one
-                raise refusal from None
-            # arithmetic that is not affine in a block index (a remainder of it, say) is affine in
-            # the others once that index is a number: run each of its values apart, if few
-            axis = _smallest_block_axis(ranges) if getattr(e, "affine", False) else None
-            if axis is None:
-                raise UsageError(f"{kernel.name}: {e}") from None
-            if len(todo) + ranges[axis][1] - ranges[axis][0] > MAX_PIECES:
-                refusal = UsageError if getattr(e, "wraps", False) else NotSymbolic  # an overflow stays refused
-                raise refusal(f"{kernel.name}: {e}") from None
-            start, stop = ranges[axis]
-            todo += [{**ranges, axis: (v, v + 1)} for v in range(start, stop)]
+            error = e
+        else:
+            done.append((ranges, found))
             continue
-        done.append((ranges, found))
+        todo += _values_apart(kernel, error, m, ranges, len(todo), limit)
     return done, threads
+
+
+#: The most pieces a launch is cut into once a block index is split into residue classes (a
+#: quotient by a constant H gives H classes, and a class's first block may be cut off)
+MAX_STRIDED_PIECES = 256
+#: The fewest blocks a piece holds on average, where the launch could run block by block instead:
+#: a symbolic run of one piece costs about what a chunk of blocks run concretely costs (Triton's
+#: grouped order of 1,024 blocks of a small GEMM: 129 pieces took 33 s, block by block 10 s)
+BLOCKS_A_PIECE = 16
+
+
+def block_by_block_seconds(kernel: Kernel) -> float:
+    """About how long running every block would take (brute_force), projected from its first
+    few blocks (as many as brute_force's first chunk); inf where it cannot run them."""
+    k = kernel.launch
+    total = int(np.prod(k.grid))
+    if total > ENUMERATE_BLOCKS:
+        return float("inf")
+    launch = k.launch(kernel.program.function.shared_vars)
+    threads = -(-launch.threads // 32) * 32
+    first = min(total, max(1, max(1, (1 << 15) // threads) // 16))
+    b = np.arange(first)
+    blocks = np.stack([b % k.grid[0], (b // k.grid[0]) % k.grid[1], b // (k.grid[0] * k.grid[1])], axis=1)
+    n = first * threads
+    start = time.perf_counter()
+    try:
+        Machine(kernel.program, launch, lambda a: a.space != "check" and concrete_counts(a, n), blocks=blocks).run()
+    except EngineError:
+        return float("inf")
+    return (time.perf_counter() - start) * total / first
+
+
+def _strided(kernel: Kernel, request: SplitRequest, total: int, blocks: int, few: bool) -> str:
+    """Why the launch is in residue classes (or pieces in their place), for a refusal; where
+    running block by block is quicker (`few`, and pieces of fewer than BLOCKS_A_PIECE blocks on
+    average), the refusal that sends it there (NotSymbolic, marked `slow`)."""
+    why = f"{request.why}, at {getattr(request, 'where', 'an instruction')}"
+    if few and total * BLOCKS_A_PIECE > blocks:
+        refusal = NotSymbolic(f"{kernel.name}: {why}; its block index split makes {total:,} pieces of "
+                              f"{blocks / total:,.1f} blocks on average")
+        refusal.slow = True
+        raise refusal
+    return why
+
+
+def _key(blocks: range) -> tuple:
+    """A piece's block range as kept in its ranges: (start, stop), or (start, stop, step) for a
+    residue class (a Machine reads either as range(*key))."""
+    return (blocks.start, blocks.stop) if blocks.step == 1 else (blocks.start, blocks.stop, blocks.step)
+
+
+def _values_apart(kernel: Kernel, e: EngineError, m: Machine, ranges: dict, pending: int, limit: int) -> list[dict]:
+    """The pieces that run each value of a block index apart, where the symbolic run of `ranges`
+    stopped with `e`; else the refusal: NotSymbolic where running block by block may count it."""
+    if m.index_floats and not getattr(e, "wraps", False):
+        # floating point on a block or loop index (`(int)(x * scale)`) is exact once the
+        # indices are numbers: the block-by-block run computes it, or says why not
+        why = re.sub(r"computed from data \(([^)]*)\)(: the engine counts only addresses that are functions of "
+                     r"the thread, block and loop indices)?", r"computed in floating point from the block or "
+                     r"loop indices (\1)", str(e))
+        why = re.sub(r"a condition computed from data steers (.*?)(; warpsim counts only accesses decided by "
+                     r"the thread, block and loop indices)?$", r"a condition computed in floating point from "
+                     r"the block or loop indices steers \1", why)
+        refusal = NotSymbolic(f"{kernel.name}: {why}")
+        refusal.given = True
+        raise refusal from None
+    if getattr(e, "enumerate", False):  # values a launch gives decide what follows
+        refusal = NotSymbolic(f"{kernel.name}: {e}")
+        refusal.given = True  # the block-by-block run is the count itself: its refusal is the one
+        raise refusal from None
+    # arithmetic that is not affine in a block index (a remainder of it, say) is affine in
+    # the others once that index is a number: run each of its values apart, if few
+    axis = _smallest_block_axis(ranges) if getattr(e, "affine", False) else None
+    if axis is None:
+        raise UsageError(f"{kernel.name}: {e}") from None
+    blocks = range(*ranges[axis])
+    if pending + len(blocks) > limit:
+        refusal = UsageError if getattr(e, "wraps", False) else NotSymbolic  # an overflow stays refused
+        raise refusal(f"{kernel.name}: {e}") from None
+    return [{**ranges, axis: (v, v + 1)} for v in blocks]
 
 
 def _smallest_block_axis(ranges: dict) -> str | None:
     """The block axis of the piece with the fewest values but more than one (None: none left)."""
-    axes = [(stop - start, axis) for axis, (start, stop) in ranges.items() if stop - start > 1]
+    axes = [(len(range(*key)), axis) for axis, key in ranges.items() if len(range(*key)) > 1]
     return min(axes)[1] if axes else None
 
 
@@ -261,19 +381,11 @@ def analyze_launch(kernel: Kernel, by_line: bool = False, by_pc: bool = False,
     first blocks project to finish within `enumerate_seconds`; `progress(done, total)` is called
     as blocks finish, and `concrete` (a `warpsim.caches.program.ConcreteRun`) records the run's
     global accesses for the cache model)."""
+    blocks = int(np.prod(kernel.launch.grid))
     try:
-        sites, threads = trace(kernel)
-        items = []
-        for s in sites:
-            counts = count_site(s, threads)
-            if s.space == "check":
-                if counts.get("violations"):
-                    raise NotSymbolic(f"{kernel.name}: {s.array}; warpsim cannot count this launch exactly")
-                continue
-            items.append(((s.space, s.array, s.op, s.width, s.line, s.pc, s.kind), counts))
+        items = _symbolic_items(kernel, few=blocks <= enumerate_blocks)
     except NotSymbolic as refused:
         reason = refused.reason(kernel.name)
-        blocks = int(np.prod(kernel.launch.grid))
         if blocks > enumerate_blocks:
             raise UsageError(f"{kernel.name}: {reason}; its {blocks:,} blocks are too many to run one by one "
                              f"(at most {enumerate_blocks:,}): warpsim cannot count this launch exactly") from None
@@ -281,6 +393,8 @@ def analyze_launch(kernel: Kernel, by_line: bool = False, by_pc: bool = False,
             a = brute_force(kernel, by_line, by_pc, max_blocks=enumerate_blocks, progress=progress,
                             max_seconds=enumerate_seconds, concrete=concrete)
         except TooLong as e:
+            if getattr(refused, "slow", False):  # many small pieces still beat too long a run
+                return analysis(kernel, _rows(_symbolic_items(kernel, few=False), by_line, by_pc), "sass")
             raise UsageError(f"{kernel.name}: {reason}; {e}: warpsim cannot count this launch exactly") from None
         except UsageError as e:
             if getattr(refused, "given", False):
@@ -296,6 +410,20 @@ def analyze_launch(kernel: Kernel, by_line: bool = False, by_pc: bool = False,
         a.engine = "sass"
         return a
     return analysis(kernel, _rows(items, by_line, by_pc), "sass")
+
+
+def _symbolic_items(kernel: Kernel, few: bool) -> list[tuple[tuple, dict]]:
+    """Each site's counts, keyed as `_rows` takes them, from the symbolic run (`trace`)."""
+    sites, threads = trace(kernel, few)
+    items = []
+    for s in sites:
+        counts = count_site(s, threads)
+        if s.space == "check":
+            if counts.get("violations"):
+                raise NotSymbolic(f"{kernel.name}: {s.array}; warpsim cannot count this launch exactly")
+            continue
+        items.append(((s.space, s.array, s.op, s.width, s.line, s.pc, s.kind), counts))
+    return items
 
 
 class TooLong(UsageError):

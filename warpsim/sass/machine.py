@@ -75,8 +75,10 @@ from warpsim.sass.values import (
     Opaque,
     Poison,
     PredPack,
+    BLOCK_DIM,
     Select,
     SplitRequest,
+    StrideRequest,
     Wraps,
     block_cuts,
     carry_cuts,
@@ -87,6 +89,7 @@ from warpsim.sass.values import (
     norm,
     pair,
     poison_in,
+    residues,
     same,
     split,
     unsigned,
@@ -159,14 +162,17 @@ CHOICE = "a value that differs between paths in a way the engine cannot follow"
 
 class Machine:
     def __init__(self, program: Program, launch: Launch, recorder, blocks: np.ndarray | None = None,
-                 ranges: dict | None = None, wide_cuts: bool = False):
+                 ranges: dict | None = None, wide_cuts: bool = False, strides: bool = True):
         """`blocks` None: symbolic (block indices are dimensions, over `ranges`: axis -> (start,
         stop), default the whole grid); else an (n, 3) array of block indices whose threads all run
         at once (concrete). `wide_cuts`: cut the block range where a 64-bit value's high word or a
         shift's or LEA's bits past bit 32 change (a buffer past 4 GiB), for launches too large to
-        run block by block (analyze.pieces)."""
+        run block by block (analyze.pieces). `strides`: ask for a block index to be split into its
+        residue classes (StrideRequest) where a quotient of it by a constant needs it, and cut
+        where a mask's kept bits change; without, such arithmetic is not affine."""
         self.program = program
         self.wide_cuts = wide_cuts
+        self.strides = strides
         self.launch = launch
         self.record = recorder
         self.concrete = blocks is not None
@@ -178,6 +184,7 @@ class Machine:
         tx, ty, tz = tid % bx, (tid // bx) % by, tid // (bx * by)
         self.threads = T
         self.block_start: dict[str, int] = {}
+        self.block_step: dict[str, int] = {}  # > 1: the piece is a residue class of that block index
         self.block_dims: set = set()
         if self.concrete:
             n = len(blocks)
@@ -193,15 +200,19 @@ class Machine:
             extents = {}
             self.ctaid = []
             for i, axis in enumerate("xyz"):
-                start, stop = (ranges or {}).get(axis, (0, launch.grid[i]))
-                name = f"blockIdx.{axis}"
-                self.block_start[name] = start
-                if stop - start > 1:
-                    extents[name] = stop - start
-                    self.ctaid.append(Sym({name: 1}, start))
+                blocks_in = range(*(ranges or {}).get(axis, (0, launch.grid[i])))  # (start, stop[, step])
+                name = f"{BLOCK_DIM}{axis}"
+                self.block_start[name] = blocks_in.start
+                self.block_step[name] = blocks_in.step
+                if len(blocks_in) > 1:
+                    extents[name] = len(blocks_in)
+                    self.ctaid.append(Sym({name: blocks_in.step}, blocks_in.start))
                 else:
-                    self.ctaid.append(const(start))
+                    self.ctaid.append(const(blocks_in.start))
             self.block_dims = set(extents)
+            # a piece that is a residue class of a block index (analyze.pieces) cuts off the class's
+            # first blocks where a quotient's estimate is one less there (carry_cuts)
+            self.wide_cuts = wide_cuts or any(step > 1 for step in self.block_step.values())
             self.env = Env(extents, T)
         self.steps = 0
         self.index_floats = False  # floating point met a block or loop index (ops_data._note_indexed)
@@ -306,8 +317,14 @@ class Machine:
                 raise
             op_opaque(self, ins, path, guard, known)  # a data predicate among its operands: data out
             out = None
-        except SplitRequest:
-            raise
+        except SplitRequest as e:
+            if self.strides or not isinstance(e, StrideRequest):
+                if not hasattr(e, "where"):  # the instruction that asked (for a refusal, if the pieces are too many)
+                    e.where = ins.where()
+                raise
+            err = _located(f"{e.why}, at {ins.where()}: warpsim cannot count this kernel exactly")
+            err.affine, err.wraps = True, False
+            raise err from None
         except NotAffine as e:
             err = _located(f"{e}, at {ins.where()}: warpsim cannot count this kernel exactly")
             err.affine = True  # the symbolic form failed; fewer symbolic block indices may not
@@ -465,10 +482,14 @@ class Machine:
         if cut is not None:
             self.split_at(cut, "a value that depends on the block's side of an edge")
 
-    def split_at(self, cut: tuple[str, list[int]], why: str) -> None:
+    def split_at(self, cut: tuple[str, list[int]], why: str, by_strides: bool = False) -> None:
         """Ask for the block index `cut[0]`'s range to be cut at `cut[1]` (indices from this
-        piece's start, as block_cuts and carry_cuts give them)."""
-        raise SplitRequest(cut[0], [c + self.block_start[cut[0]] for c in cut[1]], why)
+        piece's start, as block_cuts and carry_cuts give them). `by_strides`: a cut in place of
+        residue classes (Machine's `strides`), which analyze.pieces may undo."""
+        d = cut[0]
+        request = SplitRequest(d, [self.block_start[d] + self.block_step[d] * c for c in cut[1]], why)
+        request.by_strides = by_strides
+        raise request
 
     def decide(self, f: F.Formula) -> F.Formula:
         return decide(f, self.env)
@@ -563,16 +584,36 @@ class Machine:
             value = select(guard, value, regs.get(key, default))
         regs[key] = value
 
+    def split(self, value: Sym) -> tuple[Sym, Sym]:
+        """A 64-bit value's two words (values.split); where the high word is not affine, the block
+        range is cut where it changes (a buffer past 4 GiB; a residue class's first block)."""
+        why = "a 64-bit value whose high word depends on the block's side of a 4 GiB edge"
+        inner = residues(value)[1] if self.strides else value  # the part whose carries decide the high word
+        try:
+            return split(value, self.env, self.strides)
+        except StrideRequest as e:  # a quotient: fewer pieces if the index has fewer quotients than classes
+            self.cut_instead(carry_cuts(inner, self.env, self.block_dims), e, why)
+            raise
+        except NotAffine as e:
+            error = e
+        cut = carry_cuts(inner, self.env, self.block_dims) if self.wide_cuts else None
+        if cut is not None:
+            self.split_at(cut, why)
+        raise error
+
+    def cut_instead(self, cut: tuple[str, list[int]] | None, stride: StrideRequest, why: str) -> None:
+        """Cut the block range where a quotient changes (carry_cuts) rather than split the index
+        into residue classes, where that makes fewer pieces (`blockIdx.x / 1000` of 3,000 blocks)."""
+        if self.strides and cut is not None and cut[0] == stride.dim and len(cut[1]) + 1 < stride.step:
+            self.split_at(cut, why, by_strides=True)
+
+    def high_word(self, value: Sym) -> Sym:
+        return self.split(value)[1]
+
     def write_pair(self, path: Path, r: isa.Reg, value, guard: F.Formula) -> None:
         """A 64-bit result into r and the register after it."""
         if isinstance(value, Sym):
-            try:
-                lo, hi = split(value, self.env)
-            except NotAffine:  # a buffer past 4 GiB: cut the blocks where the high word changes
-                cut = carry_cuts(value, self.env, self.block_dims) if self.wide_cuts else None
-                if cut is not None:
-                    self.split_at(cut, "a 64-bit value whose high word depends on the block's side of a 4 GiB edge")
-                raise
+            lo, hi = self.split(value)
         else:
             lo = hi = value
         self.write(path, r, lo, guard)

@@ -23,6 +23,7 @@ from warpsim.sass.values import (
     Opaque,
     Poison,
     PredPack,
+    StrideRequest,
     Wraps,
     block_cuts,
     bounds,
@@ -184,13 +185,24 @@ def op_imad(m, ins, path, guard, known):
         elif "WIDE" in mods:
             try:
                 write(path, dst, alu.mul_wide(a, b, m.env, is_signed) + c, guard)
+            except StrideRequest as e:
+                raise StrideRequest(e.dim, e.step, _divided(a, b) or str(e)) from None
             except NotAffine:
                 why = _divided(a, b)
                 if why is None:
                     raise
                 raise NotAffine(why) from None
-        else:
+        elif alu.thread_only(a, b, c) or (a.coef and b.coef) or not m.strides:
             write(path, dst, alu.mul_hi_add(a, b, c, is_signed), guard)
+        else:  # a block index times a constant: a quotient by a divisor the launch gives (values.split)
+            ext = signed if is_signed else unsigned
+            why = "the high half of a product of a block/loop index (an integer division by a value the launch gives)"
+            try:
+                write(path, dst, m.high_word(alu.mul(ext(a, m.env), ext(b, m.env)) + c), guard)
+            except StrideRequest as e:
+                raise StrideRequest(e.dim, e.step, why) from None
+            except NotAffine:
+                raise NotAffine(why) from None
         return
     if "MOV" in mods:  # IMAD.MOV d, RZ, RZ, c: a move, which copies a Select as it is
         m.write(path, dst, m.read(path, c_op, known), guard)
@@ -297,11 +309,18 @@ def _floor_pow2(m, v: Sym, s: int) -> Sym:
 
     try:
         return floor_div_pow2(v, s, m.env)
-    except NotAffine:
-        cut = carry_cuts(v, m.env, m.block_dims, s) if m.wide_cuts else None
-        if cut is not None:
-            m.split_at(cut, f"a value's bits above bit {s} that depend on the block's side of an edge")
-        raise
+    except StrideRequest as e:  # a quotient by 2**s: fewer pieces if the index has fewer quotients than classes
+        if m.strides:
+            m.cut_instead(carry_cuts(v, m.env, m.block_dims, s), e, f"a value's bits above bit {s} that change "
+                          "between blocks")
+            raise
+        error = NotAffine(e.why)  # as before residue classes
+    except NotAffine as e:
+        error = e
+    cut = carry_cuts(v, m.env, m.block_dims, s) if m.wide_cuts else None
+    if cut is not None:
+        m.split_at(cut, f"a value's bits above bit {s} that depend on the block's side of an edge")
+    raise error
 
 
 def op_lop3(m, ins, path, guard, known):
@@ -316,7 +335,15 @@ def op_lop3(m, ins, path, guard, known):
     elif not _all_int([a, b, c]):
         result = data_of(a, b, c)
     else:
-        result = alu.lop3(a, b, c, lut)
+        try:
+            result = alu.lop3(a, b, c, lut, m.env if m.strides else None)
+        except NotAffine as e:  # a block index's bits kept or dropped: split it, or cut it into pieces
+            stride, cut = (getattr(e, "stride", None), getattr(e, "cut", None)) if m.strides else (None, None)
+            if cut is not None and (stride is None or len(cut[1]) + 1 < stride[1]):
+                m.split_at(cut, f"{e} (bits the mask treats alike, one number in each piece)", by_strides=True)
+            if stride is not None:
+                raise StrideRequest(*stride, str(e)) from None
+            raise
     m.write(path, dst, result, guard)
     if pdst is not None and not pdst.true:
         m.write(path, pdst, _nonzero(m, result), guard)

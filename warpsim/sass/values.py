@@ -22,6 +22,7 @@ across a window can still be refused; never the other way round.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -199,17 +200,87 @@ def pair(lo: Sym, hi: Sym, env: Env) -> Sym:
         return unsigned(hi, env) * TWO32 + unsigned(lo, env)
 
 
-def split(value: Sym, env: Env) -> tuple[Sym, Sym]:
+def split(value: Sym, env: Env, strides: bool = True) -> tuple[Sym, Sym]:
     """A 64-bit value -> (lo, hi) 32-bit registers. A value whose range crosses a 4 GiB boundary
-    inside the launch has a hi word that is not affine: refused."""
+    inside the launch has a hi word that is not affine: refused, but where coefficients of 2**32
+    and more make it affine, or (StrideRequest) would in residue classes of a block index
+    (`strides`; without, refused as before residue classes)."""
     if not value.coef:
         t = np.asarray(value.thread, dtype=np.int64)
         return norm(const(t & MASK32)), norm(const((t >> 32) & MASK32))
     lo, hi = bounds(value, env)
     k = lo // TWO32
-    if hi // TWO32 != k:
-        raise NotAffine(f"a 64-bit value crosses a 4 GiB boundary inside the launch (range [{lo:#x}, {hi:#x}])")
-    return value - k * TWO32, const(k)
+    if hi // TWO32 == k:
+        return value - k * TWO32, const(k)
+    whole, inner = residues(value)
+    if whole.coef and strides:  # the high word is affine where inner stays in one window
+        ilo, ihi = bounds(inner, env)
+        k = ilo // TWO32
+        if ihi // TWO32 == k:
+            return inner - k * TWO32, whole + k
+    found = wrap_stride(value, env) if strides else None
+    if found is not None:
+        raise StrideRequest(*found, "a 64-bit value's high word that is affine in a block index only within "
+                            "each residue class of it (a quotient by a constant)")
+    raise NotAffine(f"a 64-bit value crosses a 4 GiB boundary inside the launch (range [{lo:#x}, {hi:#x}])")
+
+
+def residues(value: Sym) -> tuple[Sym, Sym]:
+    """value = 2**32 * whole + inner, each coefficient split into a multiple of 2**32 and a residue
+    in [-2**31, 2**31) (whole has no thread part): a block index in a residue class times the
+    inverse of the class's divisor is q * (2**32 * 2**s + e), whose high word is q * 2**s but for
+    the carries of inner."""
+    whole, rest = {}, {}
+    for d, c in value.coef.items():
+        a, b = divmod(c + TWO31, TWO32)
+        whole[d], rest[d] = a, b - TWO31
+    return (Sym({d: a for d, a in whole.items() if a}),
+            Sym({d: c for d, c in rest.items() if c}, value.thread))
+
+
+BLOCK_DIM = "blockIdx."  # the prefix of a block index's dimension (warpsim.sass.machine)
+
+
+def _stridable(d: str, env: Env, step: int) -> bool:
+    """Whether block index d can be split into `step` residue classes (fewer than its values)."""
+    return d.startswith(BLOCK_DIM) and 2 <= step < env.extents.get(d, 0)
+
+
+def pow2_stride(v: Sym, bits: int, env: Env) -> tuple[str, int] | None:
+    """A block index and a step k such that, within each residue class of the index modulo k,
+    every coefficient of v is a multiple of 2**bits (so that v's bits from `bits` up are affine
+    and those below one number a class: `blockIdx.x / 16`, `% 16`). None where a loop index's
+    coefficient is not already one, or there would be a class a block."""
+    for d, c in v.coef.items():
+        if c % (1 << bits):
+            k = (1 << bits) // math.gcd(c, 1 << bits)
+            return (d, k) if _stridable(d, env, k) else None
+    return None
+
+
+def wrap_stride(v: Sym, env: Env) -> tuple[str, int] | None:
+    """A block index and a step k such that k times its coefficient in v is close to a multiple of
+    2**32 (the continued fraction of coefficient / 2**32): nvcc's quotient by a constant H
+    multiplies by m ~ 2**(32+s) / H and keeps the high word, which is affine in the index within
+    each residue class modulo H (but for a class's first block, which carry_cuts cuts off). None
+    where no block index has such a step short of a class a block."""
+    for d, c in v.coef.items():
+        extent = env.extents.get(d, 0)
+        if not d.startswith(BLOCK_DIM) or c % TWO32 == 0:
+            continue
+        p, q = c % TWO32, TWO32
+        h0, h1, k0, k1 = 0, 1, 1, 0  # convergents h/k of p/q
+        while q:
+            a, (p, q) = p // q, (q, p % q)
+            h0, h1, k0, k1 = h1, a * h1 + h0, k1, a * k1 + k0
+            if not _stridable(d, env, k1):
+                if k1 >= extent:
+                    break
+                continue
+            residue = (k1 * c + TWO31) % TWO32 - TWO31
+            if abs(residue) * -(-extent // k1) < TWO32 // 4:
+                return d, k1
+    return None
 
 
 def floor_div_pow2(v: Sym, s: int, env: Env | None = None) -> Sym:
@@ -222,8 +293,12 @@ def floor_div_pow2(v: Sym, s: int, env: Env | None = None) -> Sym:
         if lo >> s == hi >> s:
             return const(lo >> s)
     if any(c % (1 << s) for c in v.coef.values()):
-        raise NotAffine(f"a shift right by {s} of a value whose block/loop coefficients "
-                        f"{dict(v.coef)} are not multiples of {1 << s}")
+        why = (f"a shift right by {s} of a value whose block/loop coefficients {dict(v.coef)} are not "
+               f"multiples of {1 << s}")
+        found = pow2_stride(v, s, env) if env is not None else None
+        if found is not None:  # a block index divided by a power of two
+            raise StrideRequest(*found, why)
+        raise NotAffine(why)
     return Sym({d: c >> s for d, c in v.coef.items()}, np.asarray(v.thread, dtype=np.int64) >> s)
 
 
@@ -249,7 +324,18 @@ class SplitRequest(EngineError):
 
     def __init__(self, dim: str, cuts: list[int], why: str):
         super().__init__(f"{why} (splitting {dim} at {cuts})")
-        self.dim, self.cuts = dim, cuts
+        self.dim, self.cuts, self.why = dim, cuts, why
+
+
+class StrideRequest(SplitRequest):
+    """A value is affine in a block index only within each residue class of it modulo `step` (a
+    quotient or remainder of the index by a constant: nvcc's shift, mask, or multiply by the
+    divisor's inverse): the analysis reruns with that index's range split into `step` strided
+    pieces, in each of which the quotient is affine and the remainder one number."""
+
+    def __init__(self, dim: str, step: int, why: str):
+        EngineError.__init__(self, f"{why} (splitting {dim} into {step} residue classes)")
+        self.dim, self.step, self.cuts, self.why = dim, step, [], why
 
 
 def atom_bounds(atom, env: Env) -> tuple[int, int]:

@@ -1,0 +1,177 @@
+"""A block index divided by a constant: `batch = blockIdx.x / tiles, tile = blockIdx.x % tiles`.
+nvcc multiplies by the divisor's inverse and keeps the high word (a constant divisor, or one the
+launch gives), or shifts and masks (a power of two): none of it is affine in the block index, but
+all of it is within each residue class of the index modulo the divisor, where the quotient is
+the class's own index and the remainder one number. warpsim.sass.analyze.pieces splits the index
+so (values.StrideRequest), or cuts its range where the quotient changes where that makes fewer
+pieces; before, such a launch ran block by block, and past 2**20 blocks was refused.
+
+The oracle here is arithmetic, not the engine: block b moves the 32 floats from float
+(b / H) * stride + (b % H) * 32, 4 sectors where that start is a multiple of 8 floats, else 5."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from test_sass_frontend import needs_nvcc
+from warpsim.errors import UsageError
+from warpsim.sass import analyze as A
+
+BATCHED = '''extern "C" __global__ void {name}(const float *x, float *y, int tiles, int stride) {{
+  {T} b = blockIdx.x, batch = b / ({div}), tile = b % ({div});   // tile b % H of batch b / H
+  {T} i = batch * stride + tile * 32 + threadIdx.x;          // one warp's 32 floats; batches `stride` apart
+  y[i] = 2.0f * x[i];
+}}
+'''
+KERNELS = "".join(BATCHED.format(name=name, T=T, div=div) for name, T, div in (
+    ("by_tiles", "unsigned", "tiles"), ("by_3", "unsigned", "3"), ("by_6", "int", "6"), ("by_16", "int", "16"))) + '''
+extern "C" __global__ void by_3_in_a_loop(const float *x, float *y, int tiles, int stride) {
+  float acc = 0.0f;
+  for (unsigned k = 0; k < tiles; ++k) acc += x[(k / 3) * stride + threadIdx.x];   // a loop index: no class
+  y[blockIdx.x * 32 + threadIdx.x] = acc;
+}
+'''
+GROUPED = '''// C = A B, a 32 x 32 tile a block of 32 x 8 threads, the tiles in Triton's grouped order: GROUP rows of
+// tiles at a time, so that blocks resident together share tiles of A and B in L2
+extern "C" __global__ void grouped_gemm(const float *A, const float *B, float *C, int M, int N, int K) {
+  const int GROUP = 8, tiles_m = (M + 31) / 32, tiles_n = (N + 31) / 32;
+  int pid = blockIdx.x, in_group = GROUP * tiles_n, group = pid / in_group;
+  int first_m = group * GROUP, size_m = min(tiles_m - first_m, GROUP);
+  int tile_m = first_m + (pid % in_group) % size_m, tile_n = (pid % in_group) / size_m;
+  int row = tile_m * 32 + threadIdx.y, col = tile_n * 32 + threadIdx.x;
+  for (int r = 0; r < 32; r += 8) {
+    float acc = 0.0f;
+    if (row + r < M && col < N) {
+      for (int k = 0; k < K; ++k) acc += A[(row + r) * K + k] * B[k * N + col];
+      C[(row + r) * N + col] = acc;
+    }
+  }
+}
+'''
+DIVISORS = {"by_3": 3, "by_6": 6, "by_16": 16}
+
+
+def analyze(tmp_path, entry: str, blocks: int, tiles: int, stride: int):
+    path = tmp_path / "quotients.cu"
+    path.write_text(KERNELS)
+    k = A.prepare(path, entry, str(blocks), "32", {"tiles": tiles, "stride": stride})
+    return k, A.analyze_launch(k, enumerate_blocks=0)  # symbolic or refused: never block by block
+
+
+def expected(blocks: int, divisor: int, stride: int) -> tuple[int, int]:
+    """(requests, sectors) of y's stores (x's loads are the same): one warp a block, whose 128
+    bytes start at float (b / H) * stride + (b % H) * 32: 4 sectors if that is a multiple of 8
+    floats (32 bytes), else 5."""
+    b = np.arange(blocks, dtype=np.int64)
+    start = (b // divisor) * stride + (b % divisor) * 32
+    return blocks, int(np.sum(np.where(start % 8 == 0, 4, 5)))
+
+
+def counts(a) -> dict:
+    return {(r.array, r.op): (r.requests, r.sectors) for r in a.rows}
+
+
+@needs_nvcc
+@pytest.mark.parametrize("entry,tiles,blocks", [
+    ("by_3", 0, 3_071), ("by_6", 0, 1_000), ("by_16", 0, 5_003),
+    ("by_tiles", 48, 3_071), ("by_tiles", 7, 301), ("by_tiles", 1_000, 3_071), ("by_tiles", 300, 3_000)])
+def test_a_quotient_of_the_block_index_is_counted_symbolically(tmp_path, entry, tiles, blocks):
+    # stride 33 floats: batch q starts 132 q bytes in, on a sector boundary where q % 8 == 0
+    _, a = analyze(tmp_path, entry, blocks, tiles, 33)
+    want = expected(blocks, DIVISORS.get(entry, tiles), 33)
+    assert counts(a) == {("x", "load"): want, ("y", "store"): want}
+    assert not a.warnings
+
+
+@needs_nvcc
+@pytest.mark.parametrize("entry,tiles,pieces", [("by_3", 0, 3), ("by_6", 0, 6), ("by_16", 0, 16), ("by_tiles", 7, 8)])
+def test_the_index_is_split_into_its_residue_classes(tmp_path, entry, tiles, pieces):
+    # by_3: one piece per class b = 3q + r, in which b / 3 = q and b % 3 = r; by_6 (signed, nvcc's
+    # m = 0x2aaaaaab = ceil(2**32 / 6)) the same with 6; by_16 (a shift and a mask) 16. by_tiles,
+    # a divisor the launch gives: nvcc's estimate of the quotient is one short on class 0's
+    # blocks past the first (7q * m < 2**32 q), so that class is cut after its first block: 8
+    k, _ = analyze(tmp_path, entry, 1_000, tiles, 33)
+    found, _ = A.pieces(k)
+    assert len(found) == pieces
+    # the pieces are the launch: every block in exactly one
+    blocks = sorted(b for ranges, _ in found for b in range(*ranges["x"]))
+    assert blocks == list(range(1_000))
+
+
+@needs_nvcc
+def test_fewer_quotients_than_classes_cut_the_range_instead(tmp_path):
+    # tiles = 1,000 of 3,071 blocks: 1,000 classes, but the quotient takes 4 values, so the range
+    # is cut where it changes (and where the estimate is one short, at a quotient's first block)
+    k, _ = analyze(tmp_path, "by_tiles", 3_071, 1_000, 33)
+    found, _ = A.pieces(k)
+    assert all(len(ranges["x"]) == 2 for ranges, _ in found)  # (start, stop): no residue class
+    assert len(found) < 16
+
+
+@needs_nvcc
+def test_a_launch_past_the_block_by_block_limit_is_counted(tmp_path):
+    # 2**21 + 5 blocks, more than ENUMERATE_BLOCKS: refused before quotients were split
+    blocks = (1 << 21) + 5
+    assert blocks > A.ENUMERATE_BLOCKS
+    for entry, tiles in (("by_3", 0), ("by_tiles", 48)):
+        _, a = analyze(tmp_path, entry, blocks, tiles, 33)
+        want = expected(blocks, DIVISORS.get(entry, tiles), 33)
+        assert counts(a)[("y", "store")] == want
+
+
+@needs_nvcc
+def test_too_many_classes_and_quotients_are_refused_saying_so(tmp_path):
+    # tiles = 1,000 of 2**21 blocks: 1,000 classes and 2,098 quotients, each more pieces than
+    # MAX_STRIDED_PIECES, and too many blocks to run one by one
+    with pytest.raises(UsageError, match=r"integer division by a value the launch gives.*1,000 residue classes"):
+        analyze(tmp_path, "by_tiles", 1 << 21, 1_000, 33)
+
+
+@needs_nvcc
+def test_a_loop_index_divided_by_a_constant_is_named(tmp_path):
+    # a loop's rounds are not split into classes (only block indices are): the refusal says what
+    # nvcc's multiply by 0xaaaaaaab (the inverse of 3) computes
+    with pytest.raises(UsageError, match=r"a block or loop index divided by a constant \(nvcc multiplies it by "
+                                         r"0xaaaaaaab and keeps the high word"):
+        analyze(tmp_path, "by_3_in_a_loop", 4, 100_000, 33)
+
+
+@needs_nvcc
+def test_the_symbolic_counts_are_the_block_by_block_counts(tmp_path):
+    # the reference: every block run concretely (analyze.brute_force), at a size where it is quick
+    for entry, tiles in (("by_3", 0), ("by_6", 0), ("by_16", 0), ("by_tiles", 48)):
+        k, a = analyze(tmp_path, entry, 777, tiles, 29)
+        assert [vars(r) for r in a.rows] == [vars(r) for r in A.brute_force(k).rows]
+
+
+@needs_nvcc
+def test_triton_grouped_order_is_counted_symbolically(tmp_path):
+    # pid / in_group and pid % in_group (signed, a divisor the launch gives: nvcc's sign test is
+    # pid ^ in_group), then % size_m and / size_m, a size the last group clamps. 400 x 200: 13 x 7
+    # tiles, 91 blocks in groups of 56 (the second of 5 rows of tiles). Every tile's 32 x 32 (or
+    # clipped) C stores once, each of its rows in 1 request of 4 sectors (128 aligned bytes) where
+    # it is 32 columns wide, 8 columns at the right edge (200 = 6 x 32 + 8): one sector. So C is
+    # 400 rows x (6 requests x 4 + 1 x 1) sectors = 10,000 sectors in 2,800 requests
+    path = tmp_path / "grouped.cu"
+    path.write_text(GROUPED)
+    k = A.prepare(path, "grouped_gemm", "cdiv(M,32)*cdiv(N,32)", "32x8", {"M": 400, "N": 200, "K": 8})
+    a = A.analyze_launch(k, enumerate_blocks=0)
+    c = next(r for r in a.rows if r.array == "C")
+    assert (c.requests, c.sectors) == (2_800, 10_000)
+    assert [vars(r) for r in a.rows] == [vars(r) for r in A.brute_force(k).rows]
+
+
+@pytest.fixture(scope="module")
+def kernels_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("quotients")  # one file, compiled once for every example
+
+
+@needs_nvcc
+@settings(max_examples=30, deadline=None)
+@given(tiles=st.integers(2, 300), blocks=st.integers(1, 3_000), stride=st.integers(1, 100))
+def test_any_divisor_any_grid(kernels_dir, tiles, blocks, stride):
+    _, a = analyze(kernels_dir, "by_tiles", blocks, tiles, stride)
+    assert counts(a)[("y", "store")] == expected(blocks, tiles, stride)
