@@ -990,3 +990,32 @@ def test_blind_batch_27_cache_operators_as_predicted_but_last_use_and_the_coales
     assert as_blind == {"l1_off": {"stencil_lu"},
                         "l2_off": {"stencil_cg", "stencil_volatile", "stencil_na", "stencil_lu", "stencil_acquire"}}
 
+
+
+#: blind batches 17-29 on the H200 (stop 36, scripts/call58.sh and two calls after it, as call58.sh's
+#: loop): traces, claimed-exact counts, and the traces (stems) whose L1 hit figures lie outside 2%
+H200_17_TO_29 = {
+    "blind17": (42, 902, {"copy_layout__s_rows2000_s_cols1500_s_ld2048_layout1"}),
+    "blind18": (8, 184, set()), "blind19": (24, 556, {"nbody__n40000_eps21_0"}), "blind20": (24, 520, set()),
+    "blind21": (30, 650, set()), "blind22": (36, 780, {"octant__w6000_h4000_cx100_cy3900_n100003"}),
+    "blind23": (24, 520, set()), "blind24": (18, 390, set()), "blind25": (12, 292, set()),
+    "blind26": (18, 418, set()), "blind27": (48, 1064, set()), "blind28": (24, 592, set()),
+    "blind29": (18, 462, set())}
+
+
+@pytest.mark.parametrize("name", sorted(H200_17_TO_29))
+def test_blind_batches_17_to_29_on_the_h200_exact_and_l1_within(name):
+    # predicted before they ran (scripts/h200_NAME_predictions.json), measured on an H100 when no
+    # H200 came (above), and in stop 36 on the H200, twice but for blind19 (once: its second run
+    # did not fit the call). Every claimed count equals ncu's; every L1 hit figure lies within 2%
+    # of the load sectors but three: copy_layout's column-major layout (-2.1%, -2.2%), nbody at
+    # 40,000 bodies (+13.2%: the bodies' tiles shared between blocks resident together, which the
+    # model counts as misses) and octant at 6000x4000 (+4.4%, +4.5%). Their L2 and DRAM rows:
+    # docs/CACHES.md
+    traces, exact, l1_outside = H200_17_TO_29[name]
+    found = [load_trace(p) for p in sorted((TRACES_DIR / "holdout" / name).rglob("*.json"))]
+    assert len(found) == traces and {t.meta["gpu"] for t in found} == {"NVIDIA H200"}
+    frame = compare.compare(found, current_sha256([]), caches=True)
+    assert compare.summary(frame) == (exact, exact)
+    l1 = frame[(frame.metric == L1_HIT) & frame.status.str.startswith("OUTSIDE")]
+    assert set(l1.trace.map(lambda t: t.rsplit("/", 1)[-1].removesuffix(".json"))) == l1_outside
