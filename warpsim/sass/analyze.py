@@ -186,71 +186,65 @@ def _wide_or_not(kernel: Kernel, wide: bool | None, strides: bool, few: bool):
 
 def _pieces(kernel: Kernel, wide: bool, strides: bool = True,
             few: bool = False) -> tuple[list[tuple[dict, list[Site]]], int]:
-    state = {"strided": False}
-    try:
-        return _run_pieces(kernel, wide, strides, few, state)
-    except (NotSymbolic, UsageError) as refused:
-        refused.strided = state["strided"]  # a residue class, or a mask's cut, was taken: pieces retries without
-        raise
-
-
-def _run_pieces(kernel: Kernel, wide: bool, strides: bool, few: bool,
-                state: dict) -> tuple[list[tuple[dict, list[Site]]], int]:
     done: list[tuple[dict, list[Site]]] = []
     launch = kernel.launch.launch(kernel.program.function.shared_vars)
     blocks_in_all = int(np.prod(launch.grid))
     full = {axis: (0, n) for axis, n in zip("xyz", launch.grid)}
     todo, threads, limit, split_why = [full], 0, MAX_PIECES, ""
     deadline = None  # where running block by block is possible and the pieces are split: when to give up
-    while todo:
-        if few and limit == MAX_STRIDED_PIECES:
-            if deadline is None:
-                deadline = time.perf_counter() + block_by_block_seconds(kernel) / 4  # a first chunk projects high
-            if time.perf_counter() > deadline:
-                refusal = NotSymbolic(f"{kernel.name}: {split_why}; its {len(done) + len(todo):,} pieces of blocks "
-                                      f"take longer than a quarter of what running it block by block would")
-                refusal.slow = True
-                raise refusal
-        ranges = todo.pop()
-        found: list[Site] = []
-        m = Machine(kernel.program, launch, lambda a: found.append(_site(a)), ranges=ranges, wide_cuts=wide,
-                    strides=strides)
-        threads = m.threads
-        try:
-            m.run()
-        except StrideRequest as request:
-            # a quotient or remainder of a block index by a constant: one piece per residue class
-            axis = request.dim[-1]
-            blocks = range(*ranges[axis])
-            classes = [_key(blocks[j::request.step]) for j in range(request.step)]
-            total = len(done) + len(todo) + len(classes)
-            if total <= MAX_STRIDED_PIECES:
-                split_why = _strided(kernel, request, total, blocks_in_all, few)
-                limit, state["strided"] = MAX_STRIDED_PIECES, True
-                todo += [{**ranges, axis: c} for c in classes]
+    try:
+        while todo:
+            if few and limit == MAX_STRIDED_PIECES:
+                if deadline is None:
+                    deadline = time.perf_counter() + block_by_block_seconds(kernel) / 4  # a first chunk projects high
+                if time.perf_counter() > deadline:
+                    refusal = NotSymbolic(f"{kernel.name}: {split_why}; its {len(done) + len(todo):,} pieces of blocks "
+                                          f"take longer than a quarter of what running it block by block would")
+                    refusal.slow = True
+                    raise refusal
+            ranges = todo.pop()
+            found: list[Site] = []
+            m = Machine(kernel.program, launch, lambda a: found.append(_site(a)), ranges=ranges, wide_cuts=wide,
+                        strides=strides)
+            threads = m.threads
+            try:
+                m.run()
+            except StrideRequest as request:
+                # a quotient or remainder of a block index by a constant: one piece per residue class
+                axis = request.dim[-1]
+                blocks = range(*ranges[axis])
+                classes = [_key(blocks[j::request.step]) for j in range(request.step)]
+                total = len(done) + len(todo) + len(classes)
+                if total <= MAX_STRIDED_PIECES:
+                    split_why = _strided(kernel, request, total, blocks_in_all, few)
+                    limit = MAX_STRIDED_PIECES
+                    todo += [{**ranges, axis: c} for c in classes]
+                    continue
+                error = EngineError(f"{request.why}; its {request.step:,} residue classes would make more "
+                                    f"than {MAX_STRIDED_PIECES} pieces, at {request.where}: warpsim cannot count "
+                                    "this kernel exactly")
+                error.affine = True
+            except SplitRequest as split:
+                axis = split.dim[-1]
+                blocks = range(*ranges[axis])
+                cuts = sorted({c for c in split.cuts if c in blocks and c != blocks.start})
+                if getattr(split, "by_strides", False) and cuts:  # in place of residue classes: as they are
+                    limit = MAX_STRIDED_PIECES
+                    split_why = _strided(kernel, split, len(done) + len(todo) + len(cuts) + 1, blocks_in_all, few)
+                if not cuts or len(todo) + len(cuts) + 1 > limit:
+                    raise NotSymbolic(f"{kernel.name}: {split}: warpsim cannot count this launch exactly") from None
+                bounds = [blocks.start, *cuts, blocks.stop]
+                todo += [{**ranges, axis: _key(range(lo, hi, blocks.step))} for lo, hi in itertools.pairwise(bounds)]
                 continue
-            error = EngineError(f"{request.why}; its {request.step:,} residue classes would make more than "
-                                f"{MAX_STRIDED_PIECES} pieces, at {request.where}: warpsim cannot count this kernel "
-                                "exactly")
-            error.affine = True
-        except SplitRequest as split:
-            axis = split.dim[-1]
-            blocks = range(*ranges[axis])
-            cuts = sorted({c for c in split.cuts if c in blocks and c != blocks.start})
-            if getattr(split, "by_strides", False) and cuts:  # in place of residue classes: as they are
-                limit, state["strided"] = MAX_STRIDED_PIECES, True
-                split_why = _strided(kernel, split, len(done) + len(todo) + len(cuts) + 1, blocks_in_all, few)
-            if not cuts or len(todo) + len(cuts) + 1 > limit:
-                raise NotSymbolic(f"{kernel.name}: {split}: warpsim cannot count this launch exactly") from None
-            bounds = [blocks.start, *cuts, blocks.stop]
-            todo += [{**ranges, axis: _key(range(lo, hi, blocks.step))} for lo, hi in itertools.pairwise(bounds)]
-            continue
-        except EngineError as e:
-            error = e
-        else:
-            done.append((ranges, found))
-            continue
-        todo += _values_apart(kernel, error, m, ranges, len(todo), limit)
+            except EngineError as e:
+                error = e
+            else:
+                done.append((ranges, found))
+                continue
+            todo += _values_apart(kernel, error, m, ranges, len(todo), limit)
+    except (NotSymbolic, UsageError) as refused:
+        refused.strided = limit == MAX_STRIDED_PIECES  # residue classes (or cuts in their place): retried without
+        raise
     return done, threads
 
 

@@ -269,10 +269,10 @@ def wrap_stride(v: Sym, env: Env) -> tuple[str, int] | None:
         if not d.startswith(BLOCK_DIM) or c % TWO32 == 0:
             continue
         p, q = c % TWO32, TWO32
-        h0, h1, k0, k1 = 0, 1, 1, 0  # convergents h/k of p/q
+        k0, k1 = 1, 0  # the denominators of the convergents of p/q
         while q:
             a, (p, q) = p // q, (q, p % q)
-            h0, h1, k0, k1 = h1, a * h1 + h0, k1, a * k1 + k0
+            k0, k1 = k1, a * k1 + k0
             if not _stridable(d, env, k1):
                 if k1 >= extent:
                     break
