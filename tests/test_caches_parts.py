@@ -798,3 +798,41 @@ def test_sectors_written_in_part_count_the_same_a_window_at_a_time(runs, g, wind
     windows = -(-(int(last.max()) + 1 - int(first.min()) // per * per) // window)
     if windows <= footprint.WINDOWS:
         assert footprint._partial_sectors(parts, g, window) == expected
+
+
+HEADS_CU = '''extern "C" __global__ void heads(int tokens, const float *x, float *y) {
+  int head = blockIdx.x % 16, t = (blockIdx.x / 16) * 4 + threadIdx.y;
+  if (t < tokens) y[((size_t)head * tokens + t) * 64 + threadIdx.x] = x[((size_t)t * 16 + head) * 64 + threadIdx.x];
+}
+'''
+
+
+@needs_nvcc
+def test_residue_classes_are_placed_where_the_blocks_cannot_run_one_by_one(tmp_path, monkeypatch):
+    # blockIdx.x % 16 and / 16: the cache model runs such a launch block by block (every block's
+    # own addresses); where that cannot be (past CONCRETE_BYTES here, or ENUMERATE_BLOCKS), it
+    # takes the exact counts' residue classes, pieces range(r, stop, 16), each block named by
+    # its place in its class (lanes.block_values). The same addresses in either: each sector is
+    # read by one warp once, so no L1 hit, every sector an L2 read, and DRAM the same bytes
+    from warpsim.caches import caches_for_launch, program
+    from warpsim.caches.lanes import block_values
+    from warpsim.sass.analyze import analyze_launch, prepare
+
+    src = tmp_path / "heads.cu"
+    src.write_text(HEADS_CU)
+    k = prepare(src, "heads", "16*cdiv(tokens,4)", "64x4", {"tokens": 5_003, "x": "float[tokens*1024]",
+                                                             "y": "float[tokens*1024]"})
+    by_block = {r.array: r for r in caches_for_launch(k).rows}
+    monkeypatch.setattr(program, "CONCRETE_BYTES", 1 << 20)  # no room for 20,016 blocks' addresses
+    accesses, _, _ = program._symbolic(k, strides=True)
+    assert {a.blocks[0][2] for a in accesses} == {16}
+    values, inside = block_values(accesses[0], np.arange(48), np.zeros(48, int), np.zeros(48, int))
+    r = accesses[0].blocks[0][0]
+    assert np.flatnonzero(inside).tolist() == [r, r + 16, r + 32] and values["blockIdx.x"][inside].tolist() == [0, 1, 2]
+    classes = {r.array: r for r in caches_for_launch(k).rows}
+    exact = {r.array: r.sectors for r in analyze_launch(k).rows}
+    assert classes["x"].load_sectors == by_block["x"].load_sectors == exact["x"] == 128 * 5_003
+    for field in ("l1_hit_sectors", "l2_read_sectors", "dram_read_bytes"):
+        assert getattr(classes["x"], field) == getattr(by_block["x"], field)
+    assert classes["x"].l1_hit_sectors == 0 and classes["x"].l2_read_sectors == exact["x"]
+    assert classes["y"].l2_write_sectors == by_block["y"].l2_write_sectors == exact["y"]

@@ -6,6 +6,7 @@ concrete operands."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -137,6 +138,42 @@ def test_lop3_when_affine_is_exact(k, t, mask, lut, d):
         return  # refused, never guessed
     want = alu._lut(concrete(a, d), np.int64(mask), np.arange(T, dtype=np.int64) & 0xF, lut) & MASK32
     assert np.array_equal(concrete(out, d), want)
+
+
+BLOCKS = Env({"blockIdx.x": 64}, T)
+
+
+def at_block(v: Sym, b: int) -> np.ndarray:
+    return (v.coef.get("blockIdx.x", 0) * b + np.broadcast_to(v.thread, (T,))) & MASK32
+
+
+@SMALL
+@given(k=st.integers(0, 6), j=st.integers(0, 6), t=threads, u=threads, b=st.integers(0, 63),
+       mask=st.sampled_from([0x3, 0xF, 0xFF, 0xF0, MASK32]), lut=st.sampled_from([0xF8, 0xEA, 0xC0, 0x6A, 0x78, 0xE2]))
+def test_lop3_of_two_dependent_values_is_exact_or_refused(k, j, t, u, b, mask, lut):
+    # two block-dependent operands: exact where f reads one of them below bit m only and its
+    # coefficient is a multiple of 2**m (those bits one number per thread), else refused
+    x, y = Sym({"blockIdx.x": 1 << k}, t), Sym({"blockIdx.x": 1 << j}, u)
+    try:
+        out = alu.lop3(x, const(mask), y, lut, BLOCKS)
+    except NotAffine:
+        return
+    want = alu._lut(at_block(x, b), np.int64(mask), at_block(y, b), lut) & MASK32
+    assert np.array_equal(at_block(out, b), want)
+
+
+def test_a_remainder_by_16_ored_into_a_multiple_of_16():
+    # nvcc's `t * 16 + blockIdx.x % 16` (kernels/quotients.cu split_heads): (t << 4) | (b & 15),
+    # LOP3 lut 0xF8 = a | (b & c). In a residue class b = r + 16 q the index's low bits are r, one
+    # number: the result is t * 16 + r. Over the whole index they are not: split it into its 16
+    # classes (the refusal's stride)
+    t = np.arange(T, dtype=np.int64) << 4
+    in_class = Sym({"blockIdx.x": 16}, np.full(T, 5))  # b = 5 + 16 q
+    out = alu.lop3(Sym({"blockIdx.x": 64}, t), const(0xF), in_class, 0xF8, BLOCKS)
+    assert out.coef == {"blockIdx.x": 64} and np.array_equal(np.broadcast_to(out.thread, (T,)), t + 5)
+    with pytest.raises(NotAffine) as refused:
+        alu.lop3(Sym({"blockIdx.x": 64}, t), const(0xF), Sym({"blockIdx.x": 1}, np.zeros(T)), 0xF8, BLOCKS)
+    assert refused.value.stride == ("blockIdx.x", 16)
 
 
 @SMALL

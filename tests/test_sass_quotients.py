@@ -164,6 +164,36 @@ def test_triton_grouped_order_is_counted_symbolically(tmp_path):
     assert [vars(r) for r in a.rows] == [vars(r) for r in A.brute_force(k).rows]
 
 
+HEADS = '''// [tokens, 16 heads, 64] to [16 heads, tokens, 64]: nvcc computes t * 16 + head as (t << 4) | (b & 15)
+extern "C" __global__ void heads(int tokens, const float *x, float *y) {
+  int head = blockIdx.x % 16, t = (blockIdx.x / 16) * 4 + threadIdx.y;
+  if (t < tokens) y[((size_t)head * tokens + t) * 64 + threadIdx.x] = x[((size_t)t * 16 + head) * 64 + threadIdx.x];
+}
+'''
+
+
+@needs_nvcc
+@pytest.mark.parametrize("tokens", [7, 5_003, (1 << 18) + 3])
+def test_a_remainder_ored_into_a_shifted_quotient_is_counted_symbolically(tmp_path, tokens):
+    # LOP3 a | (b & c) of two block-dependent values, (t << 4) and the index, which reads the
+    # index's low 4 bits only: one number in each residue class modulo 16 (before, block by block,
+    # and refused past 2**20 blocks: 2**18 + 3 tokens make 16 x 65,537 = 1,048,592). Every live
+    # warp moves 32 floats of one 256-byte row: 1 request, 4 sectors; two warps a token and head
+    path = tmp_path / "heads.cu"
+    path.write_text(HEADS)
+    k = A.prepare(path, "heads", "16*cdiv(tokens,4)", "64x4", {"tokens": tokens, "x": "float[tokens*1024]",
+                                                              "y": "float[tokens*1024]"})
+    a = A.analyze_launch(k, enumerate_blocks=0)  # symbolic or refused: never block by block
+    want = (32 * tokens, 128 * tokens)
+    assert counts(a) == {("x", "load"): want, ("y", "store"): want}
+    found, _ = A.pieces(k)
+    if tokens > 7:  # one piece per class of blockIdx.x modulo 16 (at 7 tokens, 32 blocks, the
+        # classes of 2 blocks are not split: modulo 4, then cut where the quotient changes)
+        assert len(found) == 16 and {ranges["x"][2] for ranges, _ in found} == {16}
+    if tokens < 10_000:
+        assert [vars(r) for r in a.rows] == [vars(r) for r in A.brute_force(k).rows]
+
+
 @pytest.fixture(scope="module")
 def kernels_dir(tmp_path_factory):
     return tmp_path_factory.mktemp("quotients")  # one file, compiled once for every example

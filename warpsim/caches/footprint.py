@@ -187,8 +187,8 @@ def _lane_evaluations(program) -> int:
     total = 0
     for a in program.accesses:
         n = 1
-        for lo, hi in a.blocks:
-            n *= max(0, hi - lo)
+        for blocks in a.blocks:
+            n *= len(range(*blocks))
         for ld in loop_dims(a.site):
             n *= ld.extent
         total += n * program.threads
@@ -198,8 +198,8 @@ def _lane_evaluations(program) -> int:
 def _every_lane(program, a) -> tuple[np.ndarray, np.ndarray]:
     """Every lane's address of an access over the launch (every block and loop iteration), and
     whether it runs."""
-    (x0, x1), (y0, y1), (z0, z1) = a.blocks
-    z, y, x = np.meshgrid(np.arange(z0, z1), np.arange(y0, y1), np.arange(x0, x1), indexing="ij")
+    x_in, y_in, z_in = (np.arange(*blocks) for blocks in a.blocks)
+    z, y, x = np.meshgrid(z_in, y_in, x_in, indexing="ij")
     bvals, _ = block_values(a, x.ravel(), y.ravel(), z.ravel())
     dims = loop_dims(a.site)
     grids = np.meshgrid(*[np.arange(ld.extent) for ld in dims], indexing="ij") if dims else []
@@ -230,7 +230,7 @@ def _plan(access, threads: int, granule: int) -> _Plan:
     coef = {d: int(c) for d, c in site.address.coef.items() if c}
     address = np.broadcast_to(np.asarray(site.address.thread, dtype=np.int64), (threads,))
     ok = np.ones(threads, dtype=bool)
-    extents = {f"blockIdx.{'xyz'[i]}": hi - lo for i, (lo, hi) in enumerate(access.blocks)}
+    extents = {f"blockIdx.{'xyz'[i]}": len(range(*blocks)) for i, blocks in enumerate(access.blocks)}
     extents.update({ld.dim: ld.extent for ld in loop_dims(site)})
     conds, opaque = [], []
     for part in (as_formula(site.region), as_formula(site.predicate)):
@@ -409,17 +409,19 @@ def overlap(program, members, iterations: int = 8) -> float:
     iterations of its loop. Tiles of neighbours count as disjoint in the tile model, so their
     sizes are scaled by 1 - overlap."""
     a = program.accesses[members[0]]
-    (x0, x1), (y0, y1), (z0, z1) = a.blocks
-    centre = np.array([(x0 + x1 - 1) // 2, (y0 + y1 - 1) // 2, (z0 + z1 - 1) // 2])
+    ranges = [range(*blocks) for blocks in a.blocks]
+    centre = np.array([r[(len(r) - 1) // 2] for r in ranges])
     coef = a.site.address.coef
     total = 0.0
-    for axis, (lo, hi) in enumerate(a.blocks):
-        if not coef.get(f"blockIdx.{'xyz'[axis]}", 0) or centre[axis] + 1 >= hi:
+    for axis, r in enumerate(ranges):
+        # the next block along the axis (in a residue class, the class's next: the blocks between
+        # are other pieces' and other streams')
+        if not coef.get(f"blockIdx.{'xyz'[axis]}", 0) or centre[axis] + r.step >= r.stop:
             continue
         sets = []
         for shift in (0, 1):
             at = centre.copy()
-            at[axis] += shift
+            at[axis] += shift * r.step
             sets.append(_sectors(program, members, at, iterations))
         if len(sets[0]):
             total += len(np.intersect1d(sets[0], sets[1])) / len(sets[0])

@@ -92,9 +92,10 @@ def uncovered(program, groups):
     piece may hold the next."""
     gx, gy, _ = program.grid
     for ranges in dict.fromkeys(a.blocks for a in program.accesses):
-        if not any(all(lo <= v < hi and (hi - lo == 1 or v < hi - 1) for v, (lo, hi) in zip(at, ranges))
+        axes = [range(*blocks) for blocks in ranges]
+        if not any(all(v in r and (len(r) == 1 or v != r[-1]) for v, r in zip(at, axes))
                    for g in groups for at in ((b % gx, (b // gx) % gy, b // (gx * gy)) for b in g)):
-            x, y, z = ((lo + hi - 1) // 2 for lo, hi in ranges)
+            x, y, z = (r[(len(r) - 1) // 2] for r in axes)
             yield x + gx * (y + gy * z)
 
 

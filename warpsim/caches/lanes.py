@@ -26,11 +26,16 @@ NONE = np.iinfo(np.int64).max
 
 def block_values(access, bx: np.ndarray, by: np.ndarray, bz: np.ndarray) -> tuple[dict, np.ndarray]:
     """The values of the site's block dimensions for blocks (bx, by, bz), and which of the blocks
-    the site is for (its piece of the launch)."""
+    the site is for (its piece of the launch). A piece that is a residue class of a block index,
+    range(start, stop, step), names its blocks by their place in it, (b - start) // step, as the
+    SASS engine's pieces count them (warpsim.sass.machine: blockIdx = start + step q)."""
     values, inside = {}, np.ones(len(bx), dtype=bool)
-    for axis, b, (lo, hi) in zip("xyz", (bx, by, bz), access.blocks):
-        inside &= (b >= lo) & (b < hi)
-        values[f"blockIdx.{axis}"] = b - lo
+    for axis, b, blocks in zip("xyz", (bx, by, bz), access.blocks):
+        r = range(*blocks)
+        inside &= (b >= r.start) & (b < r.stop)
+        if r.step > 1:
+            inside &= (b - r.start) % r.step == 0
+        values[f"blockIdx.{axis}"] = (b - r.start) // r.step
     return values, inside
 
 

@@ -151,18 +151,22 @@ def from_machine_code(kernel, progress=None, concrete: "ConcreteRun | None" = No
     total)` as blocks finish where the launch runs block by block. `concrete`: that run's
     accesses, recorded while the exact counts ran the same blocks (`warpsim.sass.analyze.
     analyze_launch(..., concrete=)`), so that the blocks run once for both."""
+    from warpsim.errors import UsageError
     from warpsim.sass.analyze import NotSymbolic
 
     try:
-        sites, threads = pieces(kernel)
-        accesses = [Access(s, i, 0, tuple(ranges[a] for a in "xyz"), _allocates(s, _mods(kernel, s)))
-                    for i, (s, ranges) in enumerate(sites) if s.space == "global"]
-        local = _local_sectors([s for s, _ in sites if s.space == "local"], threads)
+        accesses, threads, local = _symbolic(kernel, strides=False)
     except NotSymbolic as refused:
-        if concrete is None or not concrete.complete:
-            concrete = _run_blocks(kernel, refused, progress)
-        accesses, threads = concrete.accesses(kernel, refused), concrete.threads
-        local = (concrete.local["load"], concrete.local["store"])
+        try:
+            if concrete is None or not concrete.complete:
+                concrete = _run_blocks(kernel, refused, progress)
+            accesses, threads = concrete.accesses(kernel, refused), concrete.threads
+            local = (concrete.local["load"], concrete.local["store"])
+        except UsageError as cannot:  # too many blocks, or too many addresses, to run one by one
+            try:  # a quotient of a block index by a constant: its residue classes, a piece each
+                accesses, threads, local = _symbolic(kernel, strides=True)
+            except UsageError:
+                raise cannot from None
     function = kernel.program.function
     buffers = kernel.launch.launch(function.shared_vars).buffers
     sizes = [b.nbytes for b in buffers]
@@ -170,6 +174,15 @@ def from_machine_code(kernel, progress=None, concrete: "ConcreteRun | None" = No
     return Program(kernel.name, tuple(kernel.launch.grid), tuple(kernel.launch.block), threads, tuple(accesses),
                    function.registers, kernel.launch.shared_bytes, barrier_in_loop(kernel.program), footprint,
                    code_bytes(kernel.program), local, l1_invalidations(kernel.program))
+
+
+def _symbolic(kernel, strides: bool) -> tuple[list[Access], int, tuple[int, int]]:
+    """The launch's global accesses, each with its piece's block ranges; its threads a block; its
+    local memory's load and store sectors. NotSymbolic where its pieces cannot follow it."""
+    sites, threads = pieces(kernel, strides)
+    accesses = [Access(s, i, 0, tuple(ranges[a] for a in "xyz"), _allocates(s, _mods(kernel, s)))
+                for i, (s, ranges) in enumerate(sites) if s.space == "global"]
+    return accesses, threads, _local_sectors([s for s, _ in sites if s.space == "local"], threads)
 
 
 def _local_sectors(sites: list[Site], threads: int) -> tuple[int, int]:
@@ -297,14 +310,16 @@ def barrier_in_loop(program) -> bool:
     return any(pc in loop.body for pc in bars for loop in program.loops.values())
 
 
-def pieces(kernel) -> tuple[list[tuple[Site, dict]], int]:
+def pieces(kernel, strides: bool = False) -> tuple[list[tuple[Site, dict]], int]:
     """The sites of `warpsim.sass.analyze.trace`, each with the block ranges of its piece.
 
     Why not `trace` itself: a piece's sites count block indices from the piece's start and do
-    not say where it is, which counting needs not but placing blocks in time does. Pieces are
-    block ranges: the model places no residue class of a block index (a quotient by a constant),
-    which runs block by block here instead."""
+    not say where it is, which counting needs not but placing blocks in time does. `strides`: a
+    quotient of a block index by a constant splits it into residue classes, a piece each, whose
+    ranges are (start, stop, step); without, such a launch runs block by block, which
+    from_machine_code takes first (every block's own addresses) and the classes only where it
+    cannot (past ENUMERATE_BLOCKS blocks, or CONCRETE_BYTES of addresses)."""
     from warpsim.sass.analyze import pieces as sass_pieces
 
-    found, threads = sass_pieces(kernel, strides=False)
+    found, threads = sass_pieces(kernel, strides=strides)
     return [(site, ranges) for ranges, sites in found for site in sites], threads

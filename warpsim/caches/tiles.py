@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from warpsim.caches import footprint
+from warpsim.caches.lanes import block_values
 from warpsim.caches.residency import Residency, active_time, start_times
 from warpsim.caches.stream import BLOCK_DIMS, loop_dims
 
@@ -119,8 +120,7 @@ def events(program, res: Residency, mode: str, fetched: np.ndarray, distinct: np
     for sid, key in enumerate(keys):
         members = np.flatnonzero(stream_of == sid)
         a = program.accesses[members[0]]
-        (x0, x1), (y0, y1), (z0, z1) = a.blocks
-        inside = (bx >= x0) & (bx < x1) & (by >= y0) & (by < y1) & (bz >= z0) & (bz < z1)
+        values, inside = block_values(a, bx, by, bz)
         blk = np.flatnonzero(inside)
         if len(blk) == 0:
             continue
@@ -134,10 +134,10 @@ def events(program, res: Residency, mode: str, fetched: np.ndarray, distinct: np
                 continue
         else:
             anchor = np.full(len(blk), a.base + int(np.min(site.address.thread)), dtype=np.int64)
-        for axis, d, lo in zip("xyz", BLOCK_DIMS, (x0, y0, z0)):
+        for d in BLOCK_DIMS:
             c = site.address.coef.get(d, 0)
             if c:
-                anchor += np.int64(c) * ({"x": bx, "y": by, "z": bz}[axis][blk] - lo)
+                anchor += np.int64(c) * values[d][blk]
         if dims:
             # chunks of the same iterations in every piece of the launch, so that pieces whose
             # loops run different lengths still name one tile alike

@@ -18,6 +18,8 @@ itself, so the quotient is the same. Other MUFU functions are Opaque.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from warpsim.sass.values import (BLOCK_DIM, MASK32, TWO32, Env, NotAffine, const, norm, pow2_stride, signed,
@@ -125,6 +127,11 @@ def lop3(a: Sym, b: Sym, c: Sym, lut: int, env: Env | None = None) -> Sym:
         return from_bits(_lut(u32(a), u32(b), u32(c), lut))
     ops = [a, b, c]
     dims = [i for i, v in enumerate(ops) if v.coef]
+    if len(dims) > 1 and env is not None:
+        ops = _low_bits_only(ops, dims, lut, env)
+        dims = [i for i, v in enumerate(ops) if v.coef]
+        if not dims:
+            return from_bits(_lut(*(u32(v) for v in ops), lut))
     if len(dims) > 1:
         raise NotAffine("a bitwise operation combining two block/loop-dependent values")
     (i,) = dims
@@ -167,6 +174,53 @@ def lop3(a: Sym, b: Sym, c: Sym, lut: int, env: Env | None = None) -> Sym:
     else:  # ~x on the high bits: top - x
         high = const(top) - hx
     return high + const(low)
+
+
+def _low_bits_only(ops: list, dims: list[int], lut: int, env: Env) -> list:
+    """ops with each block/loop-dependent operand whose bits f reads lie below bit k, and whose
+    dimension coefficients are multiples of 2**k, replaced by those bits (one number per thread):
+    `(t << 4) | (blockIdx.x & 15)`, nvcc's `t * 16 + blockIdx.x % 16`, reads the index's low four
+    bits only, which a residue class of it modulo 16 fixes. Where the coefficients are not such
+    multiples: NotAffine with the `stride` (index, step) that would make them so (its residue
+    classes), as _bits_differ gives it. The others as they are."""
+    ops = list(ops)
+    for j in dims:
+        k = _read_bits(ops, j, lut).bit_length()
+        if k == 32:
+            continue
+        if all(c % (1 << k) == 0 for c in ops[j].coef.values()):
+            ops[j] = const(np.asarray(ops[j].thread, dtype=np.int64) & ((1 << k) - 1))
+            continue
+        stride = pow2_stride(ops[j], k, env)
+        if stride is not None and sum(1 for v in ops if v.coef) > 1:
+            error = NotAffine("a bitwise operation combining two block/loop-dependent values, one of them by "
+                              f"its low {k} bits")
+            error.stride, error.cut = stride, None
+            raise error
+    return ops
+
+
+def _read_bits(ops: list, j: int, lut: int) -> int:
+    """The mask of bit positions at which f = lut(ops) depends on operand j's bit, given the bits
+    the operands of one number per thread have there in any thread (the dependent others free)."""
+    words = [None if i == j or v.coef else np.atleast_1d(u32(v)) for i, v in enumerate(ops)]
+    mask = 0
+    for p in range(32):
+        present = []
+        for w in words:
+            if w is None:
+                present.append((0, 1))
+            else:
+                bit = (w >> p) & 1
+                present.append(tuple(x for x in (0, 1) if np.any(bit == x)))
+        for bits in itertools.product(*present):
+            at = [list(bits), list(bits)]
+            at[0][j], at[1][j] = 0, 1
+            if (lut >> (4 * at[0][0] + 2 * at[0][1] + at[0][2])) & 1 != (lut >> (4 * at[1][0] + 2 * at[1][1]
+                                                                              + at[1][2])) & 1:
+                mask |= 1 << p
+                break
+    return mask
 
 
 def _bits_differ(ops: list, i: int, m: int, width: int, lut: int, env: Env | None) -> NotAffine:
