@@ -241,7 +241,7 @@ def _pieces(kernel: Kernel, wide: bool, strides: bool = True,
             else:
                 done.append((ranges, found))
                 continue
-            todo += _values_apart(kernel, error, m, ranges, len(todo), limit)
+            todo += _values_apart(kernel, error, m.index_floats, ranges, len(todo), limit)
     except (NotSymbolic, UsageError) as refused:
         refused.strided = limit == MAX_STRIDED_PIECES  # residue classes (or cuts in their place): retried without
         raise
@@ -260,19 +260,16 @@ BLOCKS_A_PIECE = 16
 def block_by_block_seconds(kernel: Kernel) -> float:
     """About how long running every block would take (brute_force), projected from its first
     few blocks (as many as brute_force's first chunk); inf where it cannot run them."""
-    k = kernel.launch
-    total = int(np.prod(k.grid))
+    total = int(np.prod(kernel.launch.grid))
     if total > ENUMERATE_BLOCKS:
         return float("inf")
-    launch = k.launch(kernel.program.function.shared_vars)
-    threads = -(-launch.threads // 32) * 32
-    first = min(total, max(1, max(1, (1 << 15) // threads) // 16))
-    b = np.arange(first)
-    blocks = np.stack([b % k.grid[0], (b // k.grid[0]) % k.grid[1], b // (k.grid[0] * k.grid[1])], axis=1)
+    launch, threads, blocks, edges = _chunks(kernel)
+    first = edges[1]
     n = first * threads
     start = time.perf_counter()
     try:
-        Machine(kernel.program, launch, lambda a: a.space != "check" and concrete_counts(a, n), blocks=blocks).run()
+        Machine(kernel.program, launch, lambda a: a.space != "check" and concrete_counts(a, n),
+                blocks=blocks[:first]).run()
     except EngineError:
         return float("inf")
     return (time.perf_counter() - start) * total / first
@@ -297,10 +294,12 @@ def _key(blocks: range) -> tuple:
     return (blocks.start, blocks.stop) if blocks.step == 1 else (blocks.start, blocks.stop, blocks.step)
 
 
-def _values_apart(kernel: Kernel, e: EngineError, m: Machine, ranges: dict, pending: int, limit: int) -> list[dict]:
+def _values_apart(kernel: Kernel, e: EngineError, index_floats: bool, ranges: dict, pending: int,
+                  limit: int) -> list[dict]:
     """The pieces that run each value of a block index apart, where the symbolic run of `ranges`
-    stopped with `e`; else the refusal: NotSymbolic where running block by block may count it."""
-    if m.index_floats and not getattr(e, "wraps", False):
+    stopped with `e` (`index_floats`: after floating point met a block or loop index); else the
+    refusal: NotSymbolic where running block by block may count it."""
+    if index_floats and not getattr(e, "wraps", False):
         # floating point on a block or loop index (`(int)(x * scale)`) is exact once the
         # indices are numbers: the block-by-block run computes it, or says why not
         why = re.sub(r"computed from data \(([^)]*)\)(: the engine counts only addresses that are functions of "
@@ -453,19 +452,11 @@ def run_blocks(kernel: Kernel, record, chunk_threads: int = 1 << 15, max_blocks:
     `record(access, n, lo, hi)` for each memory access of the chunk of blocks [lo, hi), whose
     n threads (hi - lo blocks of whole warps) its address and conditions give. Returns the
     threads of a block (padded to whole warps)."""
-    k = kernel.launch
-    gx, gy, gz = k.grid
-    total = gx * gy * gz
+    total = int(np.prod(kernel.launch.grid))
     if total > max_blocks:
         raise UsageError(f"brute force is for small launches: {total} blocks > {max_blocks}")
-    z, y, x = np.meshgrid(np.arange(gz), np.arange(gy), np.arange(gx), indexing="ij")
-    blocks = np.stack([x.ravel(), y.ravel(), z.ravel()], axis=1)
-    launch = k.launch(kernel.program.function.shared_vars)
-    threads = -(-launch.threads // 32) * 32
-    per = max(1, chunk_threads // threads)
+    launch, threads, blocks, edges = _chunks(kernel, chunk_threads)
     start = time.perf_counter()
-    # a small first chunk, so that a run too long to finish is refused after a moment
-    edges = [0, *range(max(1, per // 16), total, per), total]
     for lo, hi in zip(edges[:-1], edges[1:]):
         n = (hi - lo) * threads
         m = Machine(kernel.program, launch, lambda a, lo=lo, hi=hi, n=n: record(a, n, lo, hi), blocks=blocks[lo:hi])
@@ -481,6 +472,20 @@ def run_blocks(kernel: Kernel, record, chunk_threads: int = 1 << 15, max_blocks:
         if progress is not None:
             progress(hi, total)
     return threads
+
+
+def _chunks(kernel: Kernel, chunk_threads: int = 1 << 15) -> tuple:
+    """What running every block takes: the launch (its shared variables placed), a block's threads
+    (whole warps), every block's (x, y, z) in linear order (x fastest), and the edges of the chunks
+    of about `chunk_threads` threads run_blocks runs them in, the first a sixteenth of the others,
+    so that a run too long to finish is refused after a moment (block_by_block_seconds times it)."""
+    gx, gy, gz = kernel.launch.grid
+    z, y, x = np.meshgrid(np.arange(gz), np.arange(gy), np.arange(gx), indexing="ij")
+    blocks = np.stack([x.ravel(), y.ravel(), z.ravel()], axis=1)
+    launch = kernel.launch.launch(kernel.program.function.shared_vars)
+    threads = -(-launch.threads // 32) * 32
+    per = max(1, chunk_threads // threads)
+    return launch, threads, blocks, [0, *range(max(1, per // 16), len(blocks), per), len(blocks)]
 
 
 def concrete_lanes(a: Access, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
