@@ -285,11 +285,19 @@ def _memo(kind: str, trace: Trace, predict: Callable):
     return _PREDICTED[key]
 
 
+#: How long a committed trace's launch may run block by block (its first blocks' projection):
+#: ten times `warpsim analyze`'s limit, so that a launch that runs in time alone is not refused on
+#: a loaded machine (prescan's 4,096 blocks, about 60 s, were projected at 130 s beside another
+#: compare, and CI's `compare --strict` failed on it). ENUMERATE_BLOCKS still bounds the run.
+VERIFY_SECONDS = 1200.0
+
+
 def predict_sass(trace: Trace, by_pc: bool = False):
     """warpsim's analysis of a sass trace's launch, from the cubin kept beside it."""
     from warpsim.sass.analyze import analyze_launch
 
-    return _memo(f"counts by_pc={by_pc}", trace, lambda: analyze_launch(sass_launch(trace), by_pc=by_pc))
+    return _memo(f"counts by_pc={by_pc}", trace, lambda: analyze_launch(sass_launch(trace), by_pc=by_pc,
+                                                                         enumerate_seconds=VERIFY_SECONDS))
 
 
 def _sources(trace: Trace) -> tuple[Path, Path]:
@@ -492,7 +500,8 @@ def _caches_and_counts(trace: Trace):
     kernel = sass_launch(trace)
     run = ConcreteRun(kernel)
     try:
-        _memo("counts by_pc=False", trace, lambda: analyze_launch(kernel, concrete=run))
+        _memo("counts by_pc=False", trace, lambda: analyze_launch(kernel, concrete=run,
+                                                                  enumerate_seconds=VERIFY_SECONDS))
     except UsageError:  # the counts are refused: so are they again in their rows; the caches say why
         run = None
     return caches_for_launch(kernel, concrete=run)

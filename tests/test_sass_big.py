@@ -82,3 +82,53 @@ def test_a_saxpy_over_buffers_of_8_to_20_gb_is_counted(tmp_path, name, n):
     assert got == {("x", "load"): want, ("y", "load"): want, ("y", "store"): want}
     if n == 2**31 + 77:
         assert want == (67_108_867, 268_435_466)
+
+
+ROWS = '''extern "C" __global__ void rows4g(size_t stride, const float *x, float *y) {
+  size_t i = threadIdx.y * stride + blockIdx.x * 32 + threadIdx.x;   // a block's 4 rows, stride floats apart
+  y[i] = 2.0f * x[i];
+}
+'''
+
+
+@needs_nvcc
+@pytest.mark.parametrize("stride,pieces,sectors", [(2**30 + 5, [(0, 1_000)], 19),
+                                                   (2**30 - 2**26 - 2**14, [(0, 512), (512, 1_000)], 16)])
+def test_rows_4_gib_apart_keep_a_window_each(tmp_path, stride, pieces, sectors):
+    # the 4 rows of a block of 32 x 4 lie 4 GiB and more apart, so the launch's addresses span
+    # several 4 GiB windows, but each thread's stays in one over its 1,000 blocks: its high word
+    # (and its low word's shift) is a number per thread (values.thread_windows), one piece
+    # (before: block by block, and refused past 2**20 blocks). With 2**30 - 2**26 - 2**14 row 1
+    # starts 64 KiB below a 4 GiB edge (the buffer lies 2**28 past one): its threads reach the
+    # edge at block 512 (128 bytes a block), where the range is cut (values._thread_carry_cuts).
+    # A block's sectors: row ty starts 4 ty stride bytes in, 4 sectors if that is a multiple of
+    # 32, else 5: 2**30 + 5 gives 0, 20, 40, 60 (mod 32): 4 + 5 + 5 + 5 = 19; the other is a
+    # multiple of 8 floats: 16
+    path = tmp_path / "rows.cu"
+    path.write_text(ROWS)
+    k = A.prepare(path, "rows4g", "1000", "32x4", {"stride": stride, "x": "float[4*stride]", "y": "float[4*stride]"})
+    fast = A.analyze_launch(k, by_pc=True, enumerate_blocks=0)  # never block by block
+    assert per_pc(fast) == per_pc(A.brute_force(k, by_pc=True))
+    assert sorted(ranges["x"] for ranges, _ in A.pieces(k)[0]) == pieces
+    assert rows(k) == {("x", "load"): (4_000, 1_000 * sectors), ("y", "store"): (4_000, 1_000 * sectors)}
+
+
+@needs_nvcc
+def test_a_tiled_transpose_over_4_gib_past_2_to_the_20_blocks_is_counted(tmp_path):
+    # kernels/transpose.cu's 32 x 32 tiles over 4,200,001 x 255 floats (4.3 GB each way), 8 x
+    # 131,251 = 1,050,008 blocks: a tile's 32 rows of out lie 537 MB apart, so its threads' 4 GiB
+    # windows differ; each is one number in each piece of the launch. Refused before (no block
+    # index decided the window, and too many blocks to run one by one). `in`: row r's 8 warps
+    # (32 floats each, the last 31) start 1,020 r + 128 c bytes in, 28 r mod 32 past a sector:
+    # 4 sectors where that is 0, else 5; the last chunk's 124 bytes 4 where it is at most 4
+    from pathlib import Path
+
+    import numpy as np
+
+    M, N = 4_200_001, 255
+    k = A.prepare(Path(__file__).resolve().parent.parent / "kernels" / "transpose.cu", "transpose_tiled<0>", "cdiv(N,32),cdiv(M,32)", "32x8",
+                  {"M": M, "N": N, "in": "float[M*N]", "out": "float[N*M]"})
+    assert int(np.prod(k.launch.grid)) == 1_050_008 > A.ENUMERATE_BLOCKS
+    o = (28 * np.arange(M)) % 32
+    want = int((7 * np.where(o == 0, 4, 5) + np.where(o <= 4, 4, 5)).sum())
+    assert rows(k)[("in", "load")] == (8 * M, want) == (33_600_008, 163_275_032)

@@ -32,6 +32,7 @@ from warpsim.sass.values import (
     norm,
     pair,
     signed,
+    thread_windows,
     unsigned,
 )
 from warpsim.symbolic import Sym
@@ -153,6 +154,9 @@ def _carries(m, total: Sym) -> Sym:
         return const(np.asarray(total.thread, dtype=np.int64) >> 32)
     lo, hi = bounds(total, m.env)
     if lo >> 32 != hi >> 32:
+        windows = thread_windows(total, m.env)
+        if windows is not None:  # each thread's carry one number over the piece (rows 4 GiB apart)
+            return windows
         cut = carry_cuts(total, m.env, m.block_dims)
         if cut is not None:  # decided on each side of a block edge (a row before the first, say)
             m.split_at(cut, "a carry between 32-bit halves that depends on the block's side of an edge")
@@ -416,7 +420,10 @@ def op_shf(m, ins, path, guard, known):
             out = const((np.asarray(y.thread, dtype=np.int64) >> 32) & MASK32)
         else:
             lo_b, hi_b = bounds(y, m.env)
-            if lo_b >> 32 != hi_b >> 32:
+            windows = thread_windows(y, m.env) if lo_b >> 32 != hi_b >> 32 else None
+            if windows is not None:  # each thread's high word one number over the piece
+                out = windows
+            elif lo_b >> 32 != hi_b >> 32:
                 out = _floor_pow2(m, y, 32)
             else:
                 out = const(lo_b >> 32)

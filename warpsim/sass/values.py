@@ -165,6 +165,9 @@ def _window(v: Sym, env: Env, low: int, what: str) -> Sym:
     lo, hi = bounds(v, env)
     k = (lo - low) // TWO32
     if hi - k * TWO32 >= low + TWO32:
+        windows = thread_windows(v - low, env)
+        if windows is not None:  # each thread's value in one window (rows 4 GiB apart): its own shift
+            return v - windows * TWO32
         raise Wraps(f"a 32-bit value wraps around inside the launch ({what}: it ranges over "
                         f"[{lo}, {hi}]), so it is not affine in {', '.join(sorted(v.coef))}")
     return v - k * TWO32 if k else v
@@ -218,11 +221,27 @@ def split(value: Sym, env: Env, strides: bool = True) -> tuple[Sym, Sym]:
         k = ilo // TWO32
         if ihi // TWO32 == k:
             return inner - k * TWO32, whole + k
+    windows = thread_windows(value, env)
+    if windows is not None:
+        return value - windows * TWO32, windows
     found = wrap_stride(value, env) if strides else None
     if found is not None:
         raise StrideRequest(*found, "a 64-bit value's high word that is affine in a block index only within "
                             "each residue class of it (a quotient by a constant)")
     raise NotAffine(f"a 64-bit value crosses a 4 GiB boundary inside the launch (range [{lo:#x}, {hi:#x}])")
+
+
+def thread_windows(value: Sym, env: Env) -> Sym | None:
+    """The 4 GiB window each thread's value lies in over the whole box, where each thread's stays
+    in one (a number per thread: a 32 x 32 tile's rows, 4 GiB apart across a buffer past 4 GiB,
+    each in its own); None where a thread's crosses a boundary (on the threads that matter)."""
+    lo, hi = bounds(Sym(value.coef), env)
+    t = np.asarray(value.thread, dtype=np.int64)
+    first, last = (lo + t) >> 32, (hi + t) >> 32
+    live = np.broadcast_to(env.live, t.shape) if env.live is not None and t.ndim else True
+    if not np.all((first == last) | ~live):
+        return None
+    return const(first)
 
 
 def residues(value: Sym) -> tuple[Sym, Sym]:
@@ -369,7 +388,9 @@ def carry_cuts(total: Sym, env: Env, block_dims: set, shift: int = 32) -> tuple[
     32-bit sum; a 64-bit value's high word; a shift's bits that cross a word) is one number in each
     piece: the block index whose values each decide it (but for the few at an edge, which become
     pieces of their own and are decided by the threads still running there), with the cuts where
-    it changes. None: no block index does."""
+    it changes. None: no block index does. Where the extremes' carries do not change over any
+    block index but a thread's between them does (a tile's rows 4 GiB apart: the row that
+    reaches a boundary), the cuts where any thread's changes (`_thread_carry_cuts`)."""
     best = None
     for d, c in total.coef.items():
         if d not in block_dims or env.extents[d] < 2:
@@ -380,6 +401,35 @@ def carry_cuts(total: Sym, env: Env, block_dims: set, shift: int = 32) -> tuple[
         changes = np.flatnonzero((carry[:, 1:] != carry[:, :-1]).any(axis=0)) + 1
         if len(changes) and (best is None or len(changes) < len(best[1])):
             best = (d, changes.tolist())
+    return best if best is not None else _thread_carry_cuts(total, env, block_dims, shift)
+
+
+THREAD_CUTS = 1024  # the most cuts _thread_carry_cuts makes (each a piece of the launch to run)
+
+
+def _thread_carry_cuts(total: Sym, env: Env, block_dims: set, shift: int) -> tuple[str, list[int]] | None:
+    """carry_cuts thread by thread: the block index whose values decide floor(total / 2**shift)
+    in each thread (given the other dimensions' extremes), with the values where any thread's
+    changes; None where none does in at most THREAD_CUTS cuts."""
+    t = np.unique(np.asarray(total.thread, dtype=np.int64))
+    best = None
+    for d, c in total.coef.items():
+        if d not in block_dims or env.extents[d] < 2 or c == 0:
+            continue
+        lo, hi = bounds(Sym({k: v for k, v in total.coef.items() if k != d}), env)
+        starts = np.unique(np.concatenate([lo + t, hi + t]))  # each value at index 0
+        span = c * (env.extents[d] - 1)
+        first, last = (starts + min(0, span)) >> shift, (starts + max(0, span)) >> shift
+        if int(np.sum(last - first)) > THREAD_CUTS:
+            continue
+        cuts = set()
+        for s, a, b in zip(starts.tolist(), first.tolist(), last.tolist()):
+            for m in range(a + 1, b + 1):  # the index where s + c q reaches (c > 0) or leaves (c < 0) window m
+                edge = (m << shift) - s
+                cuts.add(-(-edge // c) if c > 0 else edge // c + 1)  # first q with s + c q >= edge, < edge
+        inside = sorted(q for q in cuts if 0 < q < env.extents[d])
+        if inside and len(inside) <= THREAD_CUTS and (best is None or len(inside) < len(best[1])):
+            best = (d, inside)
     return best
 
 
