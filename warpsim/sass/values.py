@@ -238,8 +238,12 @@ def thread_windows(value: Sym, env: Env) -> Sym | None:
     lo, hi = bounds(Sym(value.coef), env)
     t = np.asarray(value.thread, dtype=np.int64)
     first, last = (lo + t) >> 32, (hi + t) >> 32
-    live = np.broadcast_to(env.live, t.shape) if env.live is not None and t.ndim else True
-    if not np.all((first == last) | ~live):
+    same = first == last
+    if env.live is not None and t.ndim:  # as bounds reads them: the threads that matter, if any
+        live = np.broadcast_to(env.live, t.shape)
+        if live.any():
+            same |= ~live
+    if not np.all(same):
         return None
     return const(first)
 
