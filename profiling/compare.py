@@ -159,7 +159,12 @@ def _rows(traces: list[Trace], current_sha256: Mapping[str, str], analyze: Calla
         if caches and (trace.is_sass or trace.kernel in current_sha256):
             rows += _cache_rows(trace, current_sha256, predict_caches or _default_caches, predict, notes)
         if trace.is_sass:
-            rows += _sass_rows(trace, predict, skip=CACHE_BY_NAME if caches else ())
+            skip = CACHE_BY_NAME if caches else ()
+            try:
+                rows += _sass_rows(trace, predict, skip=skip)
+            except UsageError as e:  # refused: its rows unpredicted (not exact), not the whole compare lost
+                notes.append(f"{trace.path or trace.kernel}: not predicted: {e}")
+                rows += _sass_rows(trace, False, skip=skip)
             continue
         M, N, K = trace.sizes
         stale = current_sha256.get(trace.kernel) != trace.meta["kernel_sha256"]

@@ -114,3 +114,31 @@ def test_compare_json_has_integer_counts_and_a_status_per_row(tmp_path):
     csv_text = invoke("compare", "--traces-dir", tmp_path, "--format", "csv").stdout
     assert csv_text.splitlines()[0].endswith("exact_claimed,stale,status,trace")
     assert ".0," not in csv_text  # counts are written as integers
+
+
+def test_a_launch_the_engine_refuses_fails_its_rows_not_the_compare(monkeypatch):
+    # a sass trace whose launch warpsim refuses (an engine stop, as transpose_diag's was for one
+    # commit of stop 37) is reported in a note, its claimed rows left unpredicted, so that the
+    # summary counts them as not exact (and --strict fails) while the other traces are compared
+    from profiling import compare
+    from profiling.traces import current_sha256, load_trace
+    from warpsim.errors import UsageError
+
+    paths = sorted((TRACES_DIR / "holdout" / "blind29").rglob("*__n97.json"))[:2]
+    traces = [load_trace(p) for p in paths]
+    refused = traces[0].path
+
+    def predict(trace, by_pc=False):
+        if trace.path == refused:
+            raise UsageError("store_warp_striped: a predicate the engine could not follow")
+        return real(trace, by_pc)
+
+    real = compare.predict_sass
+    monkeypatch.setattr(compare, "predict_sass", predict)
+    frame = compare.compare(traces, current_sha256([]))
+    assert any(n.startswith(f"{refused}: not predicted: store_warp_striped: a predicate") for n in frame.attrs["notes"])
+    mine = frame[frame.trace == str(refused)]
+    others = frame[frame.trace != str(refused)]
+    assert len(mine) and mine.predicted.isna().all() and (mine[mine.exact_claimed].status == "no prediction").all()
+    exact, claimed = compare.summary(frame)
+    assert exact == compare.summary(others)[0] == compare.summary(others)[1] and claimed > exact

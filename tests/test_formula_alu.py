@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from warpsim import formula as F
 from warpsim.fast import count_site
 from warpsim.sass import alu
-from warpsim.sass.values import MASK32, Env, NotAffine, const, floor_div_pow2, signed, unsigned
+from warpsim.sass.values import MASK32, Env, NotAffine, const, floor_div_pow2, signed, thread_windows, unsigned
 from warpsim.symbolic import Sym
 from warpsim.tally import tally
 from warpsim.trace import Site
@@ -174,6 +174,26 @@ def test_a_remainder_by_16_ored_into_a_multiple_of_16():
     with pytest.raises(NotAffine) as refused:
         alu.lop3(Sym({"blockIdx.x": 64}, t), const(0xF), Sym({"blockIdx.x": 1}, np.zeros(T)), 0xF8, BLOCKS)
     assert refused.value.stride == ("blockIdx.x", 16)
+
+
+@SMALL
+@given(c=st.integers(-(1 << 40), 1 << 40), t=st.lists(st.integers(-(1 << 36), 1 << 36), min_size=T, max_size=T),
+       live=st.lists(st.booleans(), min_size=T, max_size=T))
+def test_a_window_per_thread_where_each_stays_in_one(c, t, live):
+    # values.thread_windows: floor(v / 2**32) per thread where it is one number over every value
+    # of d for each thread that matters (env.live; none: every thread), else None
+    v = Sym({"d": c}, np.asarray(t, dtype=np.int64))
+    mask = np.asarray(live)
+    env = Env({"d": 50}, T, live=mask)
+    windows = thread_windows(v, env)
+    every = (c * np.arange(50)[:, None] + np.asarray(t)[None, :]) >> 32  # (d, thread)
+    matters = mask if mask.any() else np.ones(T, dtype=bool)
+    one = (every == every[0]).all(axis=0)
+    if windows is None:
+        assert not one[matters].all()
+    else:
+        assert not windows.coef and np.array_equal(np.broadcast_to(windows.thread, (T,))[matters], every[0][matters])
+        assert one[matters].all()
 
 
 @SMALL
