@@ -12,7 +12,7 @@ Run where nvcc is: python scripts/h200_plan_blind31.py
 
 from __future__ import annotations
 
-from h200_plan_blind import REPO, predict, save
+from h200_plan_blind import predict, save
 from h200_plan_blind30 import GEMM, HEADS, QUOTIENTS, RANGES, SCALE
 
 LAUNCHES = [
