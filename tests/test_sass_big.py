@@ -114,21 +114,24 @@ def test_rows_4_gib_apart_keep_a_window_each(tmp_path, stride, pieces, sectors):
 
 
 @needs_nvcc
-def test_a_tiled_transpose_over_4_gib_past_2_to_the_20_blocks_is_counted(tmp_path):
-    # kernels/transpose.cu's 32 x 32 tiles over 4,200,001 x 255 floats (4.3 GB each way), 8 x
-    # 131,251 = 1,050,008 blocks: a tile's 32 rows of out lie 537 MB apart, so its threads' 4 GiB
-    # windows differ; each is one number in each piece of the launch. Refused before (no block
-    # index decided the window, and too many blocks to run one by one). `in`: row r's 8 warps
-    # (32 floats each, the last 31) start 1,020 r + 128 c bytes in, 28 r mod 32 past a sector:
-    # 4 sectors where that is 0, else 5; the last chunk's 124 bytes 4 where it is at most 4
+def test_a_tiled_transpose_over_4_gib_past_2_to_the_20_blocks_is_counted():
+    # kernels/transpose.cu's 32 x 32 tiles over 2,000,001 x 600 floats (4.8 GB each way), 19 x
+    # 62,501 = 1,187,519 blocks (blind batch 32, measured exact): a tile's 32 rows of out lie 8 MB
+    # apart, so its threads' 4 GiB windows differ; each is one number in each piece of the launch.
+    # Refused before (no block index decided the window, too many blocks to run one by one).
+    # in: each of M rows (2,400 bytes, 32-byte aligned) in 19 warps, 18 of 128 bytes (4 sectors)
+    # and one of 96 (3). out: each of N rows in 62,501 warps, 62,500 of 128 bytes starting
+    # 8,000,004 n bytes in (4 sectors where n % 8 == 0, else 5) and one float (1 sector)
     from pathlib import Path
 
     import numpy as np
 
-    M, N = 4_200_001, 255
-    k = A.prepare(Path(__file__).resolve().parent.parent / "kernels" / "transpose.cu", "transpose_tiled<0>", "cdiv(N,32),cdiv(M,32)", "32x8",
-                  {"M": M, "N": N, "in": "float[M*N]", "out": "float[N*M]"})
-    assert int(np.prod(k.launch.grid)) == 1_050_008 > A.ENUMERATE_BLOCKS
-    o = (28 * np.arange(M)) % 32
-    want = int((7 * np.where(o == 0, 4, 5) + np.where(o <= 4, 4, 5)).sum())
-    assert rows(k)[("in", "load")] == (8 * M, want) == (33_600_008, 163_275_032)
+    M, N = 2_000_001, 600
+    k = A.prepare(Path(__file__).resolve().parent.parent / "kernels" / "transpose.cu", "transpose_tiled<0>",
+                  "cdiv(N,32),cdiv(M,32)", "32x8", {"M": M, "N": N, "in": "float[M*N]", "out": "float[N*M]"})
+    assert tuple(k.launch.grid) == (19, 62_501, 1) and 19 * 62_501 > A.ENUMERATE_BLOCKS
+    n = np.arange(N)
+    out = int((62_500 * np.where(n % 8 == 0, 4, 5) + 1).sum())
+    got = rows(k)
+    assert got[("in", "load")] == (19 * M, 75 * M) == (38_000_019, 150_000_075)
+    assert got[("out", "store")] == (62_501 * N, out) == (37_500_600, 182_813_100)
