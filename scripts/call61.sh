@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Call 61: blind batch 32 (kernels/transpose.cu over 4.3 GB, past 2**20 blocks) measured twice on
+# Call 61: blind batch 32 (kernels/transpose.cu over 4.8 GB, past 2**20 blocks) measured twice on
 # whatever GH100 is lent; where it is an H200, blind batch 30 twice after it.
 #   OUT=$OUT bash scripts/call61.sh
 set -u
