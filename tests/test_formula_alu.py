@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from warpsim import formula as F
 from warpsim.fast import count_site
 from warpsim.sass import alu
-from warpsim.sass.values import MASK32, Env, NotAffine, const, floor_div_pow2, signed, thread_windows, unsigned
+from warpsim.sass.values import (MASK32, EngineError, Env, NotAffine, const, floor_div_pow2, signed, thread_windows,
+                                  unsigned)
 from warpsim.symbolic import Sym
 from warpsim.tally import tally
 from warpsim.trace import Site
@@ -160,6 +161,47 @@ def test_lop3_of_two_dependent_values_is_exact_or_refused(k, j, t, u, b, mask, l
         return
     want = alu._lut(at_block(x, b), np.int64(mask), at_block(y, b), lut) & MASK32
     assert np.array_equal(at_block(out, b), want)
+
+
+#: a block index taken as quotient and remainder (values.QUOTIENT): b = 16 q + r, r < 16
+QR = Env({"blockIdx.quotient.x": 9, "blockIdx.x": 16}, T)
+small_threads = st.lists(st.integers(0, 40), min_size=T, max_size=T).map(lambda v: np.asarray(v, dtype=np.int64))
+
+
+def at_qr(v: Sym, q: int, r: int) -> np.ndarray:
+    return v.coef.get("blockIdx.quotient.x", 0) * q + v.coef.get("blockIdx.x", 0) * r + np.broadcast_to(v.thread, (T,))
+
+
+@SMALL
+@given(k=st.integers(1, 6), cq=st.integers(1, 64), cr=st.integers(1, 4), t=small_threads,
+       mask=st.sampled_from([0xF, ~0xF & MASK32, 0x7FFFFF0, 0x3F, 0xF0, MASK32]),
+       lut=st.sampled_from([0xC0, 0xFC, 0x3C, 0x30, 0xF3, 0x0F]))
+def test_lop3_of_a_quotient_and_remainder_is_exact_or_refused(k, cq, cr, t, mask, lut):
+    # 2**k cq q + cr r + t: where each thread's cr r + t stays between two multiples of 2**k' for
+    # some k' (alu._windowed), the bits below and above k' are each affine; else refused
+    x = Sym({"blockIdx.quotient.x": cq << k, "blockIdx.x": cr}, t)
+    try:
+        out = alu.lop3(x, const(mask), const(0), lut, QR)
+    except NotAffine:
+        return
+    for q in range(9):
+        for r in range(16):
+            want = alu._lut(at_qr(x, q, r) & MASK32, np.int64(mask), np.int64(0), lut) & MASK32
+            assert np.array_equal(at_qr(out, q, r) & MASK32, want)
+
+
+@SMALL
+@given(s=st.integers(1, 8), cq=st.integers(-64, 64), cr=st.integers(-4, 4), t=small_threads)
+def test_a_shift_of_a_quotient_and_remainder_is_exact_or_refused(s, cq, cr, t):
+    # floor((16 cq q + cr r + t) / 2**s): affine where each thread's part below 2**s stays in one window
+    x = Sym({d: c for d, c in (("blockIdx.quotient.x", 16 * cq), ("blockIdx.x", cr)) if c}, t + 4096)
+    try:
+        out = floor_div_pow2(x, s, QR)
+    except (NotAffine, EngineError):  # refused, or asks for residue classes (StrideRequest)
+        return
+    for q in range(9):
+        for r in range(16):
+            assert np.array_equal(at_qr(out, q, r), at_qr(x, q, r) >> s)
 
 
 def test_a_remainder_by_16_ored_into_a_multiple_of_16():

@@ -11,6 +11,8 @@ The oracle here is arithmetic, not the engine: block b moves the 32 floats from 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -19,6 +21,7 @@ from hypothesis import strategies as st
 from test_sass_frontend import needs_nvcc
 from warpsim.errors import UsageError
 from warpsim.sass import analyze as A
+from warpsim.sass.values import QUOTIENT
 
 BATCHED = '''extern "C" __global__ void {name}(const float *x, float *y, int tiles, int stride) {{
   {T} b = blockIdx.x, batch = b / ({div}), tile = b % ({div});   // tile b % H of batch b / H
@@ -93,12 +96,35 @@ def test_the_index_is_split_into_its_residue_classes(tmp_path, entry, tiles, pie
     # m = 0x2aaaaaab = ceil(2**32 / 6)) the same with 6; by_16 (a shift and a mask) 16. by_tiles,
     # a divisor the launch gives: nvcc's estimate of the quotient is one short on class 0's
     # blocks past the first (7q * m < 2**32 q), so that class is cut after its first block: 8
+    # (quotients=False: the cache model's pieces, which never take the index as quotient and remainder)
     k, _ = analyze(tmp_path, entry, 1_000, tiles, 33)
-    found, _ = A.pieces(k)
+    found, _ = A.pieces(k, quotients=False)
     assert len(found) == pieces
     # the pieces are the launch: every block in exactly one
     blocks = sorted(b for ranges, _ in found for b in range(*ranges["x"]))
     assert blocks == list(range(1_000))
+
+
+def _blocks(key: tuple) -> list[int]:
+    """The blocks of a piece's key: a range, or values.QUOTIENT's D q + r."""
+    if key[0] != QUOTIENT:
+        return list(range(*key))
+    _, d, q0, q1, r0, r1 = key
+    return [d * q + r for q in range(q0, q1) for r in range(r0, r1)]
+
+
+@needs_nvcc
+@pytest.mark.parametrize("entry,tiles,pieces", [("by_3", 0, 3), ("by_6", 0, 2), ("by_16", 0, 2), ("by_tiles", 7, 5)])
+def test_the_index_is_taken_as_quotient_and_remainder(tmp_path, entry, tiles, pieces):
+    # 1,000 blocks as b = H q + r, q and r each a dimension: by_6 and by_16 (a shift and a mask, which
+    # keeps r's bits apart from 16 q's since r < 16) the 166 or 62 whole rows and the partial last;
+    # by_3 and by_tiles 7 also cut where nvcc's estimate of the quotient is one short (r = 0 past the
+    # first row; by_3's last row is its r = 0 alone). Fewer pieces than the residue classes above
+    k, a = analyze(tmp_path, entry, 1_000, tiles, 33)
+    found, _ = A.pieces(k)
+    assert len(found) == pieces and all(ranges["x"][0] == QUOTIENT for ranges, _ in found)
+    assert sorted(b for ranges, _ in found for b in _blocks(ranges["x"])) == list(range(1_000))
+    assert [vars(r) for r in a.rows] == [vars(r) for r in A.brute_force(k).rows]
 
 
 @needs_nvcc
@@ -123,11 +149,30 @@ def test_a_launch_past_the_block_by_block_limit_is_counted(tmp_path):
 
 
 @needs_nvcc
-def test_too_many_classes_and_quotients_are_refused_saying_so(tmp_path):
+def test_too_many_classes_and_quotients_take_the_index_as_quotient_and_remainder(tmp_path):
     # tiles = 1,000 of 2**21 blocks: 1,000 classes and 2,098 quotients, each more pieces than
-    # MAX_STRIDED_PIECES, and too many blocks to run one by one
-    with pytest.raises(UsageError, match=r"integer division by a value the launch gives.*1,000 residue classes"):
-        analyze(tmp_path, "by_tiles", 1 << 21, 1_000, 33)
+    # MAX_STRIDED_PIECES, and too many blocks to run one by one (refused before). b = 1,000 q + r,
+    # q and r each a dimension of its own: the whole rows of quotients (q < 2,097), the partial
+    # last row (r < 152), and where nvcc's estimate of the quotient is one short (r = 0 past q = 0)
+    # the cuts that decide it
+    blocks = 1 << 21
+    k, a = analyze(tmp_path, "by_tiles", blocks, 1_000, 33)
+    want = expected(blocks, 1_000, 33)
+    assert counts(a) == {("x", "load"): want, ("y", "store"): want}
+    found, _ = A.pieces(k)
+    keys = [ranges["x"] for ranges, _ in found]
+    assert all(key[:2] == (QUOTIENT, 1_000) for key in keys) and len(keys) <= 8
+    assert sorted(b for key in keys for b in _blocks(key)) == list(range(blocks))  # each block in one piece
+
+
+@needs_nvcc
+def test_a_quotient_and_remainder_piece_agrees_with_the_block_by_block_run(tmp_path):
+    # 700 classes of 70,003 blocks (100 quotients): the range is cut where the quotient changes
+    # below 256 pieces, so the reshaped index is forced by a divisor with more quotients than that:
+    # 300 classes of 90,001 blocks (301 quotients), 29 floats a batch apart, against every block
+    k, a = analyze(tmp_path, "by_tiles", 90_001, 300, 29)
+    assert any(ranges["x"][0] == QUOTIENT for ranges, _ in A.pieces(k)[0])
+    assert [vars(r) for r in a.rows] == [vars(r) for r in A.brute_force(k).rows]
 
 
 @needs_nvcc
@@ -205,3 +250,51 @@ def kernels_dir(tmp_path_factory):
 def test_any_divisor_any_grid(kernels_dir, tiles, blocks, stride):
     _, a = analyze(kernels_dir, "by_tiles", blocks, tiles, stride)
     assert counts(a)[("y", "store")] == expected(blocks, tiles, stride)
+
+
+@needs_nvcc
+@settings(max_examples=15, deadline=None)
+@given(tiles=st.integers(257, 5_000), quotients=st.integers(257, 3_000), extra=st.integers(0, 4_999),
+       stride=st.integers(1, 100))
+def test_any_divisor_of_more_than_256_classes_any_grid(kernels_dir, tiles, quotients, extra, stride):
+    # more classes and more quotients than MAX_STRIDED_PIECES: the index as quotient and remainder
+    blocks = tiles * quotients + extra % tiles
+    _, a = analyze(kernels_dir, "by_tiles", blocks, tiles, stride)
+    assert counts(a)[("y", "store")] == expected(blocks, tiles, stride)
+
+
+QUOTIENTS_CU = Path(__file__).resolve().parent.parent / "kernels" / "quotients.cu"
+
+
+@needs_nvcc
+def test_a_divisor_of_977_classes_past_2_to_the_20_blocks(tmp_path):
+    # kernels/quotients.cu's batched_scale, 1,100 rows of 250,001 floats: 977 tiles of 256 a row
+    # (977 classes) and 1,074,700 blocks, refused before. Row r's warp w moves floats r n + 32 w on,
+    # min(32, n - 32 w) of them: 976 x 8 + 5 warps a row (the last tile's 145 floats), sectors
+    # from the first byte's sector to the last's (the numpy below)
+    batches, n = 1_100, 250_001
+    k = A.prepare(QUOTIENTS_CU, "batched_scale", "batches*cdiv(n,256)", "256",
+                  {"batches": batches, "n": n, "x": "float[batches*n]", "y": "float[batches*n]"})
+    assert int(np.prod(k.launch.grid)) > A.ENUMERATE_BLOCKS
+    a = A.analyze_launch(k, enumerate_blocks=0)
+    start = np.arange(batches)[:, None] * n + 32 * np.arange(7_813)[None, :]
+    end = start + np.minimum(32, n - 32 * np.arange(7_813))[None, :]
+    want = (batches * 7_813, int(np.sum((4 * end + 31) // 32 - 4 * start // 32)))
+    assert want == (8_594_300, 41_891_244)
+    assert counts(a) == {("x", "load"): want, ("y", "store"): want}
+
+
+@needs_nvcc
+def test_a_flat_grid_transpose_of_1250_tiles_a_row(tmp_path):
+    # transpose_flat at 40,000 x 40,000 (6.4 GB a matrix): tile row b / 1,250, column b % 1,250, a
+    # divisor the launch gives, of 1,562,500 blocks (refused before). Every 32-float row of a tile
+    # is 128 aligned bytes, in and out: 40,000^2 / 32 = 50,000,000 requests of 4 sectors each
+    k = A.prepare(QUOTIENTS_CU, "transpose_flat", "cdiv(rows,32)*cdiv(cols,32)", "32,8",
+                  {"rows": 40_000, "cols": 40_000, "in": "float[rows*cols]", "out": "float[rows*cols]"})
+    # (the shared tile: 4 warp instructions a warp each way, 1,562,500 x 8 x 4, one wavefront each:
+    # a row of 33 floats puts a column's 32 words in 32 banks)
+    a = A.analyze_launch(k, enumerate_blocks=0)
+    rows = {(r.array, r.op): (r.requests, r.sectors) for r in a.rows if r.space == "global"}
+    assert rows == {("in", "load"): (50_000_000, 200_000_000), ("out", "store"): (50_000_000, 200_000_000)}
+    shared = {(r.array, r.op): (r.instructions, r.wavefronts, r.bank_conflicts) for r in a.rows if r.space == "shared"}
+    assert shared == {("tile", "store"): (50_000_000, 50_000_000, 0), ("tile", "load"): (50_000_000, 50_000_000, 0)}

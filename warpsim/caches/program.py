@@ -179,7 +179,7 @@ def from_machine_code(kernel, progress=None, concrete: "ConcreteRun | None" = No
 def _symbolic(kernel, strides: bool) -> tuple[list[Access], int, tuple[int, int]]:
     """The launch's global accesses, each with its piece's block ranges; its threads a block; its
     local memory's load and store sectors. NotSymbolic where its pieces cannot follow it."""
-    sites, threads = pieces(kernel, strides)
+    sites, threads = pieces(kernel, strides)  # residue classes, never QUOTIENT keys (below)
     accesses = [Access(s, i, 0, tuple(ranges[a] for a in "xyz"), _allocates(s, _mods(kernel, s)))
                 for i, (s, ranges) in enumerate(sites) if s.space == "global"]
     return accesses, threads, _local_sectors([s for s, _ in sites if s.space == "local"], threads)
@@ -321,5 +321,5 @@ def pieces(kernel, strides: bool = False) -> tuple[list[tuple[Site, dict]], int]
     cannot (past ENUMERATE_BLOCKS blocks, or CONCRETE_BYTES of addresses)."""
     from warpsim.sass.analyze import pieces as sass_pieces
 
-    found, threads = sass_pieces(kernel, strides=strides)
+    found, threads = sass_pieces(kernel, strides=strides, quotients=False)  # the ranges lanes.block_values reads
     return [(site, ranges) for ranges, sites in found for site in sites], threads

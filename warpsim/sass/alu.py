@@ -157,6 +157,9 @@ def lop3(a: Sym, b: Sym, c: Sym, lut: int, env: Env | None = None) -> Sym:
         fixed = (lo >> width) << width if width < 32 else 0
     functions = _high_functions(ops, i, m, width, lut)
     if len(functions) != 1:
+        found = _windowed(ops, i, width, fixed, lut, env) if env is not None else None
+        if found is not None:
+            return found
         raise _bits_differ(ops, i, m, width, lut, env)
     highs, lows = zip(*(split_low(v - fixed if j == i else v, m) for j, v in enumerate(ops)))
     low = _lut(*(np.asarray(v, dtype=np.int64) for v in lows), lut) & ((1 << m) - 1)
@@ -174,6 +177,35 @@ def lop3(a: Sym, b: Sym, c: Sym, lut: int, env: Env | None = None) -> Sym:
     else:  # ~x on the high bits: top - x
         high = const(top) - hx
     return high + const(low)
+
+
+def _windowed(ops: list, i: int, width: int, fixed: int, lut: int, env: Env) -> Sym | None:
+    """f where operand i is 2**k w + low, w affine and low in [0, 2**k) in each thread over the box
+    (values.thread_windows): a block index taken as quotient and remainder, 16 q + r with r < 16
+    (values.QUOTIENT), masked by ~15 or 15. Exact where f is one function of operand i's bit at
+    every position below k, and one at every position from k to `width` (in every thread, given
+    the others' bits there), each 0, x, ~x or 1: then both parts are affine. None where no k
+    does; bits from `width` up as lop3 computes them (operand i's `fixed` bits there)."""
+    from warpsim.sass.values import thread_windows
+
+    x = ops[i] - fixed
+    upper = MASK32 & ~((1 << width) - 1)
+    above = const(_lut(*(np.int64(fixed & MASK32) if j == i else u32(v) for j, v in enumerate(ops)), lut) & upper)
+    for k in range(1, width):
+        highs, lows = _high_functions(ops, i, k, width, lut), _high_functions(ops, i, 0, k, lut)
+        if len(highs) != 1 or len(lows) != 1:
+            continue
+        rest = Sym({d: c % (1 << k) for d, c in x.coef.items() if c % (1 << k)}, x.thread)
+        windows = thread_windows(rest, env, k)
+        if windows is None:
+            continue
+        low = rest - windows * (1 << k)  # x's bits below k: affine, in [0, 2**k) in each thread
+        high = x - low  # x's bits from k to width
+        parts, top = [], ((1 << width) - 1) & ~((1 << k) - 1)
+        for g, part, ones in ((lows.pop(), low, (1 << k) - 1), (highs.pop(), high, top)):
+            parts.append({(0, 0): const(0), (0, 1): part, (1, 1): const(ones), (1, 0): const(ones) - part}[g])
+        return parts[0] + parts[1] + above
+    return None
 
 
 def _low_bits_only(ops: list, dims: list[int], lut: int, env: Env) -> list:

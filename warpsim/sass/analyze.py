@@ -32,7 +32,7 @@ from warpsim.fast import count_site
 from warpsim.sass import launch as L
 from warpsim.sass.machine import Access, Machine
 from warpsim.sass.program import Program, load
-from warpsim.sass.values import EngineError, SplitRequest, StrideRequest
+from warpsim.sass.values import QUOTIENT, EngineError, SplitRequest, StrideRequest, quotient_dim
 from warpsim.tally import tally
 from warpsim.trace import Site
 
@@ -139,8 +139,8 @@ def trace(kernel: Kernel, few: bool = False) -> tuple[list[Site], int]:
 WIDE_CUTS_FROM = ENUMERATE_BLOCKS
 
 
-def pieces(kernel: Kernel, wide: bool | None = None, strides: bool = True,
-           few: bool = False) -> tuple[list[tuple[dict, list[Site]]], int]:
+def pieces(kernel: Kernel, wide: bool | None = None, strides: bool = True, few: bool = False,
+           quotients: bool = True) -> tuple[list[tuple[dict, list[Site]]], int]:
     """The launch's pieces, each its block ranges (axis: (start, stop)) with the sites it gives.
 
     A value that depends on which side of an edge a block lies (a `min(., K)` clamp on the last
@@ -156,41 +156,51 @@ def pieces(kernel: Kernel, wide: bool | None = None, strides: bool = True,
     whose pieces take longer than a quarter of what running block by block is projected to take
     (block_by_block_seconds): block by block counts those sooner. Where residue classes led the
     pieces to a stop, the launch is taken as it was before them (value by value, or refused as
-    not symbolic), so that they never lose a launch."""
+    not symbolic), so that they never lose a launch. `quotients` (with `strides`): where that
+    makes fewer pieces than the residue classes of a contiguous range (or their cuts are too
+    many), the index is taken as quotient and remainder by the divisor (values.QUOTIENT), a
+    dimension each, so that both are affine: a piece for the whole rows of quotients, and one for
+    each partial row at an end. Where that leads to a stop, the launch is taken in residue
+    classes, as without `quotients` (which the cache model asks for: it places residue classes,
+    not quotient and remainder keys)."""
     try:
-        return _wide_or_not(kernel, wide, strides, few)
+        return _wide_or_not(kernel, wide, strides, few, strides and quotients)
     except (NotSymbolic, UsageError) as refused:
+        if getattr(refused, "reshaped", False):
+            return pieces(kernel, wide, strides, few, quotients=False)
         if not getattr(refused, "strided", False):
             raise
         try:
-            return _wide_or_not(kernel, wide, False, few)
+            return _wide_or_not(kernel, wide, False, few, False)
         except NotSymbolic:
             if getattr(refused, "slow", False):  # quicker block by block, but counted if that is too slow
                 raise refused from None
             raise
 
 
-def _wide_or_not(kernel: Kernel, wide: bool | None, strides: bool, few: bool):
+def _wide_or_not(kernel: Kernel, wide: bool | None, strides: bool, few: bool, quotients: bool):
     if wide is not None:
-        return _pieces(kernel, wide, strides, few)
+        return _pieces(kernel, wide, strides, few, quotients)
     try:
-        return _pieces(kernel, False, strides, few)
+        return _pieces(kernel, False, strides, few, quotients)
     except (NotSymbolic, UsageError) as refused:
         if isinstance(refused, NotSymbolic) and int(np.prod(kernel.launch.grid)) <= WIDE_CUTS_FROM:
             raise
         try:
-            return _pieces(kernel, True, strides, few)
-        except (NotSymbolic, UsageError):
+            return _pieces(kernel, True, strides, few, quotients)
+        except (NotSymbolic, UsageError) as wider:
+            refused.reshaped = getattr(refused, "reshaped", False) or getattr(wider, "reshaped", False)
             raise refused from None
 
 
-def _pieces(kernel: Kernel, wide: bool, strides: bool = True,
-            few: bool = False) -> tuple[list[tuple[dict, list[Site]]], int]:
+def _pieces(kernel: Kernel, wide: bool, strides: bool = True, few: bool = False,
+            quotients: bool = False) -> tuple[list[tuple[dict, list[Site]]], int]:
     done: list[tuple[dict, list[Site]]] = []
     launch = kernel.launch.launch(kernel.program.function.shared_vars)
     blocks_in_all = int(np.prod(launch.grid))
     full = {axis: (0, n) for axis, n in zip("xyz", launch.grid)}
     todo, threads, limit, split_why = [full], 0, MAX_PIECES, ""
+    reshaped = False  # a block index taken as quotient and remainder (QUOTIENT keys)
     deadline = None  # where running block by block is possible and the pieces are split: when to give up
     try:
         while todo:
@@ -212,8 +222,17 @@ def _pieces(kernel: Kernel, wide: bool, strides: bool = True,
             except StrideRequest as request:
                 # a quotient or remainder of a block index by a constant: one piece per residue class
                 axis = request.dim[-1]
+                if ranges[axis][0] == QUOTIENT:
+                    error = EngineError(f"{request.why}, of a block index already taken as quotient and remainder, "
+                                        f"at {request.where}: warpsim cannot count this kernel exactly")
+                    error.affine = True
+                    todo += _values_apart(kernel, error, m.index_floats, ranges, len(todo), limit)
+                    continue
                 blocks = range(*ranges[axis])
                 classes = [_key(blocks[j::request.step]) for j in range(request.step)]
+                if quotients and blocks.step == 1 and len(_quotient_keys(blocks, request.step)) < len(classes):
+                    # fewer pieces as quotient and remainder, each a dimension of its own
+                    classes, reshaped = _quotient_keys(blocks, request.step), True
                 total = len(done) + len(todo) + len(classes)
                 if total <= MAX_STRIDED_PIECES:
                     split_why = _strided(kernel, request, total, blocks_in_all, few)
@@ -226,15 +245,25 @@ def _pieces(kernel: Kernel, wide: bool, strides: bool = True,
                 error.affine = True
             except SplitRequest as split:
                 axis = split.dim[-1]
-                blocks = range(*ranges[axis])
+                key = ranges[axis]
+                part = (2 if split.dim == quotient_dim(axis) else 4) if key[0] == QUOTIENT else None
+                blocks = range(*key) if part is None else range(key[part], key[part + 1])
                 cuts = sorted({c for c in split.cuts if c in blocks and c != blocks.start})
-                if getattr(split, "by_strides", False) and cuts:  # in place of residue classes: as they are
+                step = getattr(split, "by_strides", 0)
+                if step and cuts:  # in place of residue classes: as they are
                     limit = MAX_STRIDED_PIECES
+                    if quotients and len(todo) + len(cuts) + 1 > limit and step > 1 and part is None \
+                            and blocks.step == 1:  # too many quotients too: the index as quotient and remainder
+                        parts, reshaped = _quotient_keys(blocks, step), True
+                        split_why = _strided(kernel, split, len(done) + len(todo) + len(parts), blocks_in_all, few)
+                        todo += [{**ranges, axis: key} for key in parts]
+                        continue
                     split_why = _strided(kernel, split, len(done) + len(todo) + len(cuts) + 1, blocks_in_all, few)
                 if not cuts or len(todo) + len(cuts) + 1 > limit:
                     raise NotSymbolic(f"{kernel.name}: {split}: warpsim cannot count this launch exactly") from None
                 bounds = [blocks.start, *cuts, blocks.stop]
-                todo += [{**ranges, axis: _key(range(lo, hi, blocks.step))} for lo, hi in itertools.pairwise(bounds)]
+                todo += [{**ranges, axis: _key(range(lo, hi, blocks.step)) if part is None
+                          else key[:part] + (lo, hi) + key[part + 2:]} for lo, hi in itertools.pairwise(bounds)]
                 continue
             except EngineError as e:
                 error = e
@@ -244,6 +273,7 @@ def _pieces(kernel: Kernel, wide: bool, strides: bool = True,
             todo += _values_apart(kernel, error, m.index_floats, ranges, len(todo), limit)
     except (NotSymbolic, UsageError) as refused:
         refused.strided = limit == MAX_STRIDED_PIECES  # residue classes (or cuts in their place): retried without
+        refused.reshaped = reshaped  # ... and quotient and remainder first: retried in residue classes
         raise
     return done, threads
 
@@ -294,6 +324,20 @@ def _key(blocks: range) -> tuple:
     return (blocks.start, blocks.stop) if blocks.step == 1 else (blocks.start, blocks.stop, blocks.step)
 
 
+def _quotient_keys(blocks: range, divisor: int) -> list[tuple]:
+    """The blocks of a contiguous range as QUOTIENT keys by `divisor` (values.QUOTIENT): the whole
+    rows of quotients, and the partial rows at either end, each a key of its own."""
+    (q0, r0), (q1, r1) = divmod(blocks.start, divisor), divmod(blocks.stop, divisor)
+    if q0 == q1:
+        return [(QUOTIENT, divisor, q0, q0 + 1, r0, r1)]
+    keys = [(QUOTIENT, divisor, q0, q0 + 1, r0, divisor)] if r0 else []
+    if q1 > q0 + (r0 > 0):
+        keys.append((QUOTIENT, divisor, q0 + (r0 > 0), q1, 0, divisor))
+    if r1:
+        keys.append((QUOTIENT, divisor, q1, q1 + 1, 0, r1))
+    return keys
+
+
 def _values_apart(kernel: Kernel, e: EngineError, index_floats: bool, ranges: dict, pending: int,
                   limit: int) -> list[dict]:
     """The pieces that run each value of a block index apart, where the symbolic run of `ranges`
@@ -329,7 +373,8 @@ def _values_apart(kernel: Kernel, e: EngineError, index_floats: bool, ranges: di
 
 def _smallest_block_axis(ranges: dict) -> str | None:
     """The block axis of the piece with the fewest values but more than one (None: none left)."""
-    axes = [(len(range(*key)), axis) for axis, key in ranges.items() if len(range(*key)) > 1]
+    axes = [(len(range(*key)), axis) for axis, key in ranges.items()
+            if key[0] != QUOTIENT and len(range(*key)) > 1]
     return min(axes)[1] if axes else None
 
 

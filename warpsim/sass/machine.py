@@ -76,6 +76,7 @@ from warpsim.sass.values import (
     Poison,
     PredPack,
     BLOCK_DIM,
+    QUOTIENT,
     Select,
     SplitRequest,
     StrideRequest,
@@ -88,6 +89,7 @@ from warpsim.sass.values import (
     decide,
     norm,
     pair,
+    quotient_dim,
     poison_in,
     residues,
     same,
@@ -186,6 +188,7 @@ class Machine:
         self.block_start: dict[str, int] = {}
         self.block_step: dict[str, int] = {}  # > 1: the piece is a residue class of that block index
         self.block_dims: set = set()
+        self.reshaped = False  # a block index runs as quotient and remainder by a divisor (QUOTIENT)
         if self.concrete:
             n = len(blocks)
             self.tid = [np.tile(t, n) for t in (tx, ty, tz)]
@@ -200,7 +203,19 @@ class Machine:
             extents = {}
             self.ctaid = []
             for i, axis in enumerate("xyz"):
-                blocks_in = range(*(ranges or {}).get(axis, (0, launch.grid[i])))  # (start, stop[, step])
+                key = (ranges or {}).get(axis, (0, launch.grid[i]))  # (start, stop[, step]), or a QUOTIENT key
+                if key[0] == QUOTIENT:  # blockIdx = D q + r: each a dimension of its own
+                    _, divisor, q0, q1, r0, r1 = key
+                    parts = {}
+                    for name, lo, hi, coef in ((quotient_dim(axis), q0, q1, divisor),
+                                               (f"{BLOCK_DIM}{axis}", r0, r1, 1)):
+                        self.block_start[name], self.block_step[name] = lo, 1
+                        if hi - lo > 1:
+                            extents[name], parts[name] = hi - lo, coef
+                    self.ctaid.append(Sym(parts, divisor * q0 + r0))
+                    self.reshaped = True
+                    continue
+                blocks_in = range(*key)
                 name = f"{BLOCK_DIM}{axis}"
                 self.block_start[name] = blocks_in.start
                 self.block_step[name] = blocks_in.step
@@ -212,7 +227,9 @@ class Machine:
             self.block_dims = set(extents)
             # a piece that is a residue class of a block index (analyze.pieces) cuts off the class's
             # first blocks where a quotient's estimate is one less there (carry_cuts)
-            self.wide_cuts = wide_cuts or any(step > 1 for step in self.block_step.values())
+            # (so does a block index taken as quotient and remainder: the quotient's estimate is one less
+            # where the remainder is small)
+            self.wide_cuts = wide_cuts or self.reshaped or any(step > 1 for step in self.block_step.values())
             self.env = Env(extents, T)
         self.steps = 0
         self.index_floats = False  # floating point met a block or loop index (ops_data._note_indexed)
@@ -482,10 +499,10 @@ class Machine:
         if cut is not None:
             self.split_at(cut, "a value that depends on the block's side of an edge")
 
-    def split_at(self, cut: tuple[str, list[int]], why: str, by_strides: bool = False) -> None:
+    def split_at(self, cut: tuple[str, list[int]], why: str, by_strides: int = 0) -> None:
         """Ask for the block index `cut[0]`'s range to be cut at `cut[1]` (indices from this
         piece's start, as block_cuts and carry_cuts give them). `by_strides`: a cut in place of
-        residue classes (Machine's `strides`), which analyze.pieces may undo."""
+        that many residue classes (Machine's `strides`), which analyze.pieces may undo."""
         d = cut[0]
         request = SplitRequest(d, [self.block_start[d] + self.block_step[d] * c for c in cut[1]], why)
         request.by_strides = by_strides
@@ -605,7 +622,7 @@ class Machine:
         """Cut the block range where a quotient changes (carry_cuts) rather than split the index
         into residue classes, where that makes fewer pieces (`blockIdx.x / 1000` of 3,000 blocks)."""
         if self.strides and cut is not None and cut[0] == stride.dim and len(cut[1]) + 1 < stride.step:
-            self.split_at(cut, why, by_strides=True)
+            self.split_at(cut, why, by_strides=stride.step)
 
     def high_word(self, value: Sym) -> Sym:
         return self.split(value)[1]

@@ -344,7 +344,8 @@ def op_lop3(m, ins, path, guard, known):
         except NotAffine as e:  # a block index's bits kept or dropped: split it, or cut it into pieces
             stride, cut = (getattr(e, "stride", None), getattr(e, "cut", None)) if m.strides else (None, None)
             if cut is not None and (stride is None or len(cut[1]) + 1 < stride[1]):
-                m.split_at(cut, f"{e} (bits the mask treats alike, one number in each piece)", by_strides=True)
+                m.split_at(cut, f"{e} (bits the mask treats alike, one number in each piece)",
+                           by_strides=stride[1] if stride is not None else 1)
             if stride is not None:
                 raise StrideRequest(*stride, str(e)) from None
             raise

@@ -231,13 +231,14 @@ def split(value: Sym, env: Env, strides: bool = True) -> tuple[Sym, Sym]:
     raise NotAffine(f"a 64-bit value crosses a 4 GiB boundary inside the launch (range [{lo:#x}, {hi:#x}])")
 
 
-def thread_windows(value: Sym, env: Env) -> Sym | None:
-    """The 4 GiB window each thread's value lies in over the whole box, where each thread's stays
-    in one (a number per thread: a 32 x 32 tile's rows, 4 GiB apart across a buffer past 4 GiB,
-    each in its own); None where a thread's crosses a boundary (on the threads that matter)."""
+def thread_windows(value: Sym, env: Env, shift: int = 32) -> Sym | None:
+    """The 4 GiB window (2**shift bytes) each thread's value lies in over the whole box, where each
+    thread's stays in one (a number per thread: a 32 x 32 tile's rows, 4 GiB apart across a buffer
+    past 4 GiB, each in its own); None where a thread's crosses a boundary (on the threads that
+    matter)."""
     lo, hi = bounds(Sym(value.coef), env)
     t = np.asarray(value.thread, dtype=np.int64)
-    first, last = (lo + t) >> 32, (hi + t) >> 32
+    first, last = (lo + t) >> shift, (hi + t) >> shift
     same = first == last
     if env.live is not None and t.ndim:  # as bounds reads them: the threads that matter, if any
         live = np.broadcast_to(env.live, t.shape)
@@ -262,6 +263,14 @@ def residues(value: Sym) -> tuple[Sym, Sym]:
 
 
 BLOCK_DIM = "blockIdx."  # the prefix of a block index's dimension (warpsim.sass.machine)
+#: A piece's key for a block axis taken as quotient and remainder by a divisor D (analyze.pieces):
+#: (QUOTIENT, D, q0, q1, r0, r1), the blocks D q + r for q in [q0, q1) and r in [r0, r1). The
+#: remainder keeps the axis's dimension name; the quotient's is quotient_dim(axis)
+QUOTIENT = "quotient"
+
+
+def quotient_dim(axis: str) -> str:
+    return f"{BLOCK_DIM}{QUOTIENT}.{axis}"
 
 
 def _stridable(d: str, env: Env, step: int) -> bool:
@@ -315,6 +324,14 @@ def floor_div_pow2(v: Sym, s: int, env: Env | None = None) -> Sym:
         lo, hi = bounds(v, env)
         if lo >> s == hi >> s:
             return const(lo >> s)
+    if env is not None and any(c % (1 << s) for c in v.coef.values()):
+        # v = 2**s w + rest, w affine: where each thread's rest stays between two multiples of 2**s
+        # over the box (a block index taken as 2**s q + r, r < 2**s: values.QUOTIENT), floor(v / 2**s)
+        # is w plus that thread's window
+        rest = Sym({d: c % (1 << s) for d, c in v.coef.items() if c % (1 << s)}, v.thread)
+        windows = thread_windows(rest, env, s)
+        if windows is not None:
+            return Sym({d: c >> s for d, c in v.coef.items() if c >> s}) + windows
     if any(c % (1 << s) for c in v.coef.values()):
         why = (f"a shift right by {s} of a value whose block/loop coefficients {dict(v.coef)} are not "
                f"multiples of {1 << s}")
