@@ -818,17 +818,19 @@ def test_residue_classes_are_placed_where_the_blocks_cannot_run_one_by_one(tmp_p
     from warpsim.caches.lanes import block_values
     from warpsim.sass.analyze import analyze_launch, prepare
 
+    _symbolic = program._symbolic
     src = tmp_path / "heads.cu"
     src.write_text(HEADS_CU)
     k = prepare(src, "heads", "16*cdiv(tokens,4)", "64x4", {"tokens": 5_003, "x": "float[tokens*1024]",
                                                              "y": "float[tokens*1024]"})
     by_block = {r.array: r for r in caches_for_launch(k).rows}
     monkeypatch.setattr(program, "CONCRETE_BYTES", 1 << 20)  # no room for 20,016 blocks' addresses
-    accesses, _, _ = program._symbolic(k, strides=True)
+    accesses, _, _ = program._symbolic(k, strides=True, quotients=False)
     assert {a.blocks[0][2] for a in accesses} == {16}
     values, inside = block_values(accesses[0], np.arange(48), np.zeros(48, int), np.zeros(48, int))
     r = accesses[0].blocks[0][0]
     assert np.flatnonzero(inside).tolist() == [r, r + 16, r + 32] and values["blockIdx.x"][inside].tolist() == [0, 1, 2]
+    monkeypatch.setattr(program, "_symbolic", lambda k, strides: _symbolic(k, strides, quotients=False))
     classes = {r.array: r for r in caches_for_launch(k).rows}
     exact = {r.array: r.sectors for r in analyze_launch(k).rows}
     assert classes["x"].load_sectors == by_block["x"].load_sectors == exact["x"] == 128 * 5_003
@@ -836,3 +838,37 @@ def test_residue_classes_are_placed_where_the_blocks_cannot_run_one_by_one(tmp_p
         assert getattr(classes["x"], field) == getattr(by_block["x"], field)
     assert classes["x"].l1_hit_sectors == 0 and classes["x"].l2_read_sectors == exact["x"]
     assert classes["y"].l2_write_sectors == by_block["y"].l2_write_sectors == exact["y"]
+
+
+@needs_nvcc
+def test_quotient_and_remainder_are_placed_where_the_blocks_cannot_run_one_by_one(monkeypatch):
+    # kernels/quotients.cu's batched_scale, 40 rows of 4,992 floats (19.5 tiles of 256, rows
+    # 32-byte aligned): row b / 20, tile b % 20 of 800 blocks, a divisor the launch gives. Past
+    # CONCRETE_BYTES the cache model takes the exact counts' pieces, here the index as quotient and
+    # remainder (QUOTIENT keys, fewer than the 20 residue classes), each block named by q and r
+    # (lanes.block_values). Every sector is read by one warp once: no L1 hit, each sector an L2
+    # read, the same figures as block by block
+    from warpsim.caches import caches_for_launch, program
+    from warpsim.caches.lanes import axis_blocks, block_values
+    from warpsim.sass.analyze import analyze_launch, prepare
+    from warpsim.sass.values import QUOTIENT
+
+    k = prepare(KERNELS / "quotients.cu", "batched_scale", "batches*cdiv(n,256)", "256",
+                {"batches": 40, "n": 4_992, "x": "float[batches*n]", "y": "float[batches*n]"})
+    by_block = {r.array: r for r in caches_for_launch(k).rows}
+    monkeypatch.setattr(program, "CONCRETE_BYTES", 1 << 16)  # no room for 800 blocks' addresses
+    accesses, _, _ = program._symbolic(k, strides=True)
+    keys = {a.blocks[0] for a in accesses}
+    assert all(key[:2] == (QUOTIENT, 20) for key in keys)
+    assert sorted(b for key in keys for b in axis_blocks(key)) == list(range(800))  # each block in one piece
+    whole = next(a for a in accesses if a.blocks[0][2:] == (1, 40, 1, 20))  # rows 1-39, tiles 1-19
+    values, inside = block_values(whole, np.array([0, 20, 21, 799]), np.zeros(4, int), np.zeros(4, int))
+    assert inside.tolist() == [False, False, True, True]  # block 20 is tile 0 (its own piece)
+    assert values["blockIdx.quotient.x"][2:].tolist() == [0, 38] and values["blockIdx.x"][2:].tolist() == [0, 18]
+    placed = {r.array: r for r in caches_for_launch(k).rows}
+    exact = {r.array: r.sectors for r in analyze_launch(k).rows}
+    assert placed["x"].load_sectors == by_block["x"].load_sectors == exact["x"]
+    for field in ("l1_hit_sectors", "l2_read_sectors", "dram_read_bytes"):
+        assert getattr(placed["x"], field) == getattr(by_block["x"], field)
+    assert placed["x"].l1_hit_sectors == 0 and placed["x"].l2_read_sectors == exact["x"]
+    assert placed["y"].l2_write_sectors == by_block["y"].l2_write_sectors == exact["y"]

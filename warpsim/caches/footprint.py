@@ -23,7 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from warpsim import formula as F
-from warpsim.caches.lanes import SECTOR, affine, block_values, lanes, passing, requests
+from warpsim.caches.lanes import (SECTOR, affine, axis_array, axis_blocks, axis_extents, block_values, lanes, passing,
+                                  requests)
 from warpsim.fast import as_formula
 from warpsim.caches.stream import loop_dims
 
@@ -188,7 +189,7 @@ def _lane_evaluations(program) -> int:
     for a in program.accesses:
         n = 1
         for blocks in a.blocks:
-            n *= len(range(*blocks))
+            n *= len(axis_blocks(blocks))
         for ld in loop_dims(a.site):
             n *= ld.extent
         total += n * program.threads
@@ -198,7 +199,7 @@ def _lane_evaluations(program) -> int:
 def _every_lane(program, a) -> tuple[np.ndarray, np.ndarray]:
     """Every lane's address of an access over the launch (every block and loop iteration), and
     whether it runs."""
-    x_in, y_in, z_in = (np.arange(*blocks) for blocks in a.blocks)
+    x_in, y_in, z_in = (axis_array(blocks) for blocks in a.blocks)
     z, y, x = np.meshgrid(z_in, y_in, x_in, indexing="ij")
     bvals, _ = block_values(a, x.ravel(), y.ravel(), z.ravel())
     dims = loop_dims(a.site)
@@ -230,7 +231,7 @@ def _plan(access, threads: int, granule: int) -> _Plan:
     coef = {d: int(c) for d, c in site.address.coef.items() if c}
     address = np.broadcast_to(np.asarray(site.address.thread, dtype=np.int64), (threads,))
     ok = np.ones(threads, dtype=bool)
-    extents = {f"blockIdx.{'xyz'[i]}": len(range(*blocks)) for i, blocks in enumerate(access.blocks)}
+    extents = {d: n for axis, blocks in zip("xyz", access.blocks) for d, n in axis_extents(axis, blocks).items()}
     extents.update({ld.dim: ld.extent for ld in loop_dims(site)})
     conds, opaque = [], []
     for part in (as_formula(site.region), as_formula(site.predicate)):
@@ -409,19 +410,20 @@ def overlap(program, members, iterations: int = 8) -> float:
     iterations of its loop. Tiles of neighbours count as disjoint in the tile model, so their
     sizes are scaled by 1 - overlap."""
     a = program.accesses[members[0]]
-    ranges = [range(*blocks) for blocks in a.blocks]
-    centre = np.array([r[(len(r) - 1) // 2] for r in ranges])
+    ranges = [axis_blocks(blocks) for blocks in a.blocks]
+    middle = [(len(r) - 1) // 2 for r in ranges]
+    centre = np.array([r[m] for r, m in zip(ranges, middle)])
     coef = a.site.address.coef
     total = 0.0
     for axis, r in enumerate(ranges):
         # the next block along the axis (in a residue class, the class's next: the blocks between
-        # are other pieces' and other streams')
-        if not coef.get(f"blockIdx.{'xyz'[axis]}", 0) or centre[axis] + r.step >= r.stop:
+        # are other pieces' and other streams'; taken as quotient and remainder, the next remainder)
+        if not coef.get(f"blockIdx.{'xyz'[axis]}", 0) or middle[axis] + 1 >= len(r):
             continue
         sets = []
         for shift in (0, 1):
             at = centre.copy()
-            at[axis] += shift * r.step
+            at[axis] = r[middle[axis] + shift]
             sets.append(_sectors(program, members, at, iterations))
         if len(sets[0]):
             total += len(np.intersect1d(sets[0], sets[1])) / len(sets[0])

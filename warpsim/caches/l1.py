@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from warpsim.caches.hardware import H200, Hierarchy
+from warpsim.caches.lanes import axis_blocks
 from warpsim.caches.lru import sectors, simulate
 from warpsim.caches.residency import FIRST_WAVE_GAPS, LATER_GAPS, Residency, co_resident
 from warpsim.caches.stream import Window, loop_dims, sample_records
@@ -92,7 +93,7 @@ def uncovered(program, groups):
     piece may hold the next."""
     gx, gy, _ = program.grid
     for ranges in dict.fromkeys(a.blocks for a in program.accesses):
-        axes = [range(*blocks) for blocks in ranges]
+        axes = [axis_blocks(blocks) for blocks in ranges]
         if not any(all(v in r and (len(r) == 1 or v != r[-1]) for v, r in zip(at, axes))
                    for g in groups for at in ((b % gx, (b // gx) % gy, b // (gx * gy)) for b in g)):
             x, y, z = (r[(len(r) - 1) // 2] for r in axes)

@@ -13,10 +13,13 @@ access of up to 32 bytes, which is all that nvcc emits for these kernels).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from warpsim import formula as F
 from warpsim.fast import as_formula, count_site
+from warpsim.sass.values import QUOTIENT, quotient_dim
 from warpsim.tally import tally
 
 SECTOR = 32
@@ -24,13 +27,67 @@ SECTORS_PER_LINE = 4
 NONE = np.iinfo(np.int64).max
 
 
+class QuotientBlocks(Sequence):
+    """The blocks of a piece's axis taken as quotient and remainder (warpsim.sass.values.QUOTIENT):
+    D q + r for q in [q0, q1), r in [r0, r1), in that order; a sequence of block indices as a
+    range is one."""
+
+    def __init__(self, key: tuple):
+        _, self.divisor, self.q0, self.q1, self.r0, self.r1 = key
+        self.width = self.r1 - self.r0
+
+    def __len__(self) -> int:
+        return (self.q1 - self.q0) * self.width
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if not -len(self) <= i < len(self):
+            raise IndexError(i)
+        q, r = divmod(i % len(self), self.width)
+        return self.divisor * (self.q0 + q) + self.r0 + r
+
+    def __contains__(self, b) -> bool:
+        q, r = divmod(int(b), self.divisor)
+        return self.q0 <= q < self.q1 and self.r0 <= r < self.r1
+
+    def array(self) -> np.ndarray:
+        q = np.arange(self.q0, self.q1, dtype=np.int64)[:, None]
+        return (self.divisor * q + np.arange(self.r0, self.r1, dtype=np.int64)[None, :]).ravel()
+
+
+def axis_blocks(key: tuple) -> range | QuotientBlocks:
+    """The block indices of a piece's key along one axis: (start, stop[, step]) or a QUOTIENT key."""
+    return QuotientBlocks(key) if key[0] == QUOTIENT else range(*key)
+
+
+def axis_array(key: tuple) -> np.ndarray:
+    blocks = axis_blocks(key)
+    return blocks.array() if isinstance(blocks, QuotientBlocks) else np.arange(blocks.start, blocks.stop, blocks.step)
+
+
+def axis_extents(axis: str, key: tuple) -> dict[str, int]:
+    """The dimensions a piece's key gives a block axis, with their extents (a QUOTIENT key two)."""
+    if key[0] == QUOTIENT:
+        _, _, q0, q1, r0, r1 = key
+        return {quotient_dim(axis): q1 - q0, f"blockIdx.{axis}": r1 - r0}
+    return {f"blockIdx.{axis}": len(range(*key))}
+
+
 def block_values(access, bx: np.ndarray, by: np.ndarray, bz: np.ndarray) -> tuple[dict, np.ndarray]:
     """The values of the site's block dimensions for blocks (bx, by, bz), and which of the blocks
     the site is for (its piece of the launch). A piece that is a residue class of a block index,
     range(start, stop, step), names its blocks by their place in it, (b - start) // step, as the
-    SASS engine's pieces count them (warpsim.sass.machine: blockIdx = start + step q)."""
+    SASS engine's pieces count them (warpsim.sass.machine: blockIdx = start + step q); one whose
+    axis is taken as quotient and remainder, D q + r, by q - q0 and r - r0."""
     values, inside = {}, np.ones(len(bx), dtype=bool)
     for axis, b, blocks in zip("xyz", (bx, by, bz), access.blocks):
+        if blocks[0] == QUOTIENT:
+            _, divisor, q0, q1, r0, r1 = blocks
+            q, r = np.divmod(b, divisor)
+            inside &= (q >= q0) & (q < q1) & (r >= r0) & (r < r1)
+            values[quotient_dim(axis)], values[f"blockIdx.{axis}"] = q - q0, r - r0
+            continue
         r = range(*blocks)
         inside &= (b >= r.start) & (b < r.stop)
         if r.step > 1:

@@ -176,10 +176,10 @@ def from_machine_code(kernel, progress=None, concrete: "ConcreteRun | None" = No
                    code_bytes(kernel.program), local, l1_invalidations(kernel.program))
 
 
-def _symbolic(kernel, strides: bool) -> tuple[list[Access], int, tuple[int, int]]:
+def _symbolic(kernel, strides: bool, quotients: bool = True) -> tuple[list[Access], int, tuple[int, int]]:
     """The launch's global accesses, each with its piece's block ranges; its threads a block; its
     local memory's load and store sectors. NotSymbolic where its pieces cannot follow it."""
-    sites, threads = pieces(kernel, strides)  # residue classes, never QUOTIENT keys (below)
+    sites, threads = pieces(kernel, strides, quotients)
     accesses = [Access(s, i, 0, tuple(ranges[a] for a in "xyz"), _allocates(s, _mods(kernel, s)))
                 for i, (s, ranges) in enumerate(sites) if s.space == "global"]
     return accesses, threads, _local_sectors([s for s, _ in sites if s.space == "local"], threads)
@@ -310,16 +310,17 @@ def barrier_in_loop(program) -> bool:
     return any(pc in loop.body for pc in bars for loop in program.loops.values())
 
 
-def pieces(kernel, strides: bool = False) -> tuple[list[tuple[Site, dict]], int]:
+def pieces(kernel, strides: bool = False, quotients: bool = True) -> tuple[list[tuple[Site, dict]], int]:
     """The sites of `warpsim.sass.analyze.trace`, each with the block ranges of its piece.
 
     Why not `trace` itself: a piece's sites count block indices from the piece's start and do
     not say where it is, which counting needs not but placing blocks in time does. `strides`: a
     quotient of a block index by a constant splits it into residue classes, a piece each, whose
-    ranges are (start, stop, step); without, such a launch runs block by block, which
+    ranges are (start, stop, step), or takes it as quotient and remainder (a QUOTIENT key, which
+    lanes.block_values reads; not without `quotients`); without, such a launch runs block by block, which
     from_machine_code takes first (every block's own addresses) and the classes only where it
     cannot (past ENUMERATE_BLOCKS blocks, or CONCRETE_BYTES of addresses)."""
     from warpsim.sass.analyze import pieces as sass_pieces
 
-    found, threads = sass_pieces(kernel, strides=strides, quotients=False)  # the ranges lanes.block_values reads
+    found, threads = sass_pieces(kernel, strides=strides, quotients=quotients)
     return [(site, ranges) for ranges, sites in found for site in sites], threads

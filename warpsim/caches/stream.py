@@ -28,7 +28,7 @@ import numpy as np
 from warpsim.caches.lanes import block_values, lanes, requests
 
 _PHASE = re.compile(r"^(.*)%(\d+)=(\d+)$")
-BLOCK_DIMS = ("blockIdx.x", "blockIdx.y", "blockIdx.z")
+BLOCK_DIM = "blockIdx."  # the prefix of every block dimension's name
 MIN_WINDOW = 4  # iterations of a loop a sample replays at the least
 
 
@@ -62,7 +62,7 @@ def _lcm_capped(a: int, b: int, cap: int = 32) -> int:
 def loop_dims(site) -> list[LoopDim]:
     out = []
     for d, extent in site.dims:
-        if d in BLOCK_DIMS:
+        if d.startswith(BLOCK_DIM):  # blockIdx.x, .y, .z (and a quotient of one: warpsim.sass.values.QUOTIENT)
             continue
         m = _PHASE.match(d)
         if m:

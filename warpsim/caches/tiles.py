@@ -31,7 +31,7 @@ import numpy as np
 from warpsim.caches import footprint
 from warpsim.caches.lanes import block_values
 from warpsim.caches.residency import Residency, active_time, start_times
-from warpsim.caches.stream import BLOCK_DIMS, loop_dims
+from warpsim.caches.stream import BLOCK_DIM, loop_dims
 
 EVENTS = 200_000  # tile accesses, about: what the chunks per block are chosen for
 
@@ -134,9 +134,8 @@ def events(program, res: Residency, mode: str, fetched: np.ndarray, distinct: np
                 continue
         else:
             anchor = np.full(len(blk), a.base + int(np.min(site.address.thread)), dtype=np.int64)
-        for d in BLOCK_DIMS:
-            c = site.address.coef.get(d, 0)
-            if c:
+        for d, c in site.address.coef.items():
+            if c and d.startswith(BLOCK_DIM):
                 anchor += np.int64(c) * values[d][blk]
         if dims:
             # chunks of the same iterations in every piece of the launch, so that pieces whose
@@ -200,7 +199,7 @@ def _live_chunks(program, access, blk, bx, by, bz, lead, first, length) -> np.nd
 
     site = access.site
     atoms = F.atoms(as_formula(site.region)) + F.atoms(as_formula(site.predicate))
-    coupled = any(lead.dim in dict(a.coef) and set(dict(a.coef)) & set(BLOCK_DIMS) for a in atoms)
+    coupled = any(lead.dim in dict(a.coef) and any(d.startswith(BLOCK_DIM) for d in dict(a.coef)) for a in atoms)
     if not coupled:
         return None
     points = np.minimum(POINTS, length)
