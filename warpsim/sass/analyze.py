@@ -161,8 +161,7 @@ def pieces(kernel: Kernel, wide: bool | None = None, strides: bool = True, few: 
     many), the index is taken as quotient and remainder by the divisor (values.QUOTIENT), a
     dimension each, so that both are affine: a piece for the whole rows of quotients, and one for
     each partial row at an end. Where that leads to a stop, the launch is taken in residue
-    classes, as without `quotients` (which the cache model asks for: it places residue classes,
-    not quotient and remainder keys)."""
+    classes, as without `quotients`."""
     try:
         return _wide_or_not(kernel, wide, strides, few, strides and quotients)
     except (NotSymbolic, UsageError) as refused:
@@ -256,7 +255,7 @@ def _pieces(kernel: Kernel, wide: bool, strides: bool = True, few: bool = False,
                             and blocks.step == 1:  # too many quotients too: the index as quotient and remainder
                         parts, reshaped = _quotient_keys(blocks, step), True
                         split_why = _strided(kernel, split, len(done) + len(todo) + len(parts), blocks_in_all, few)
-                        todo += [{**ranges, axis: key} for key in parts]
+                        todo += [{**ranges, axis: part_key} for part_key in parts]
                         continue
                     split_why = _strided(kernel, split, len(done) + len(todo) + len(cuts) + 1, blocks_in_all, few)
                 if not cuts or len(todo) + len(cuts) + 1 > limit:
