@@ -221,12 +221,9 @@ def _pieces(kernel: Kernel, wide: bool, strides: bool = True, few: bool = False,
             except StrideRequest as request:
                 # a quotient or remainder of a block index by a constant: one piece per residue class
                 axis = request.dim[-1]
-                if ranges[axis][0] == QUOTIENT:
-                    error = EngineError(f"{request.why}, of a block index already taken as quotient and remainder, "
-                                        f"at {request.where}: warpsim cannot count this kernel exactly")
-                    error.affine = True
-                    todo += _values_apart(kernel, error, m.index_floats, ranges, len(todo), limit)
-                    continue
+                if ranges[axis][0] == QUOTIENT:  # a second division: the launch is taken in residue classes
+                    raise NotSymbolic(f"{kernel.name}: {request.why}, of a block index already taken as quotient "
+                                      f"and remainder, at {request.where}: warpsim cannot count this launch exactly")
                 blocks = range(*ranges[axis])
                 classes = [_key(blocks[j::request.step]) for j in range(request.step)]
                 if quotients and blocks.step == 1 and len(_quotient_keys(blocks, request.step)) < len(classes):
