@@ -39,9 +39,7 @@ class QuotientBlocks(Sequence):
     def __len__(self) -> int:
         return (self.q1 - self.q0) * self.width
 
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
+    def __getitem__(self, i: int) -> int:
         if not -len(self) <= i < len(self):
             raise IndexError(i)
         q, r = divmod(i % len(self), self.width)

@@ -26,9 +26,9 @@ from math import gcd
 import numpy as np
 
 from warpsim.caches.lanes import block_values, lanes, requests
+from warpsim.sass.values import BLOCK_DIM
 
 _PHASE = re.compile(r"^(.*)%(\d+)=(\d+)$")
-BLOCK_DIM = "blockIdx."  # the prefix of every block dimension's name
 MIN_WINDOW = 4  # iterations of a loop a sample replays at the least
 
 

@@ -31,7 +31,8 @@ import numpy as np
 from warpsim.caches import footprint
 from warpsim.caches.lanes import block_values
 from warpsim.caches.residency import Residency, active_time, start_times
-from warpsim.caches.stream import BLOCK_DIM, loop_dims
+from warpsim.caches.stream import loop_dims
+from warpsim.sass.values import BLOCK_DIM
 
 EVENTS = 200_000  # tile accesses, about: what the chunks per block are chosen for
 

@@ -226,9 +226,9 @@ def _pieces(kernel: Kernel, wide: bool, strides: bool = True, few: bool = False,
                                       f"and remainder, at {request.where}: warpsim cannot count this launch exactly")
                 blocks = range(*ranges[axis])
                 classes = [_key(blocks[j::request.step]) for j in range(request.step)]
-                if quotients and blocks.step == 1 and len(_quotient_keys(blocks, request.step)) < len(classes):
-                    # fewer pieces as quotient and remainder, each a dimension of its own
-                    classes, reshaped = _quotient_keys(blocks, request.step), True
+                rows = _quotient_keys(blocks, request.step) if quotients and blocks.step == 1 else classes
+                if len(rows) < len(classes):  # fewer pieces as quotient and remainder, each a dimension of its own
+                    classes, reshaped = rows, True
                 total = len(done) + len(todo) + len(classes)
                 if total <= MAX_STRIDED_PIECES:
                     split_why = _strided(kernel, request, total, blocks_in_all, few)
