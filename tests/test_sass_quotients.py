@@ -298,3 +298,62 @@ def test_a_flat_grid_transpose_of_1250_tiles_a_row(tmp_path):
     assert rows == {("in", "load"): (50_000_000, 200_000_000), ("out", "store"): (50_000_000, 200_000_000)}
     shared = {(r.array, r.op): (r.instructions, r.wavefronts, r.bank_conflicts) for r in a.rows if r.space == "shared"}
     assert shared == {("tile", "store"): (50_000_000, 50_000_000, 0), ("tile", "load"): (50_000_000, 50_000_000, 0)}
+
+
+FLAT = '''// an element-wise kernel over an H x W matrix as one flat index, the shape PyTorch-style kernels take
+extern "C" __global__ void flat_transpose(const float *in, float *out, int H, int W) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= H * W) return;
+  int r = i / W, c = i % W;                                  // a thread's row and column: a division by W
+  out[c * H + r] = in[i];
+}
+'''
+
+
+def flat_expected(H: int, W: int) -> dict:
+    """Requests and sectors of flat_transpose, lane by lane: element i = 32 w + l of warp w loads
+    in[i] and stores out[(i % W) H + i / W]; a request per warp with a live lane, its sectors the
+    distinct 32-byte pieces of its lanes' addresses."""
+    i = np.arange(-(-H * W // 256) * 256, dtype=np.int64).reshape(-1, 32)
+    live = i < H * W
+    warps = int(live.any(axis=1).sum())
+
+    def sectors(index):
+        s = np.where(live, 4 * index // 32, -1)
+        s.sort(axis=1)
+        return int(((s[:, 1:] != s[:, :-1]) & (s[:, 1:] >= 0)).sum() + (s[:, 0] >= 0).sum())
+    return {("in", "load"): (warps, sectors(i)), ("out", "store"): (warps, sectors((i % W) * H + i // W))}
+
+
+def flat(tmp_path, H: int, W: int):
+    path = tmp_path / "flat.cu"
+    path.write_text(FLAT)
+    return A.prepare(path, "flat_transpose", "cdiv(H*W,256)", "256", {"H": H, "W": W, "in": "float[H*W]",
+                                                                     "out": "float[H*W]"})
+
+
+@needs_nvcc
+def test_a_flat_index_divided_by_a_width_the_launch_gives_is_counted_symbolically(tmp_path):
+    # i / W with W = 4096 at run time: nvcc's estimate (2**20 - 1) * i >> 32 is one short for the
+    # threads t < 16 of a block whose quotient passes 256 t, blocks of class 0 of 16 (256 x 16 = W).
+    # Within each piece every thread's estimate lies in one 4 GiB window, though the threads' do not
+    # share one (values.split); before, the 65,536 blocks ran one by one. in: 4 sectors a warp;
+    # out: the 32 lanes 4 W bytes apart, 32 sectors
+    k = flat(tmp_path, 4096, 4096)
+    a = A.analyze_launch(k, enumerate_blocks=0)  # refused, not run block by block, if not symbolic
+    assert counts(a) == flat_expected(4096, 4096) == {("in", "load"): (524_288, 2_097_152),
+                                                            ("out", "store"): (524_288, 16_777_216)}
+
+
+@needs_nvcc
+@settings(max_examples=20, deadline=None)
+@given(H=st.integers(1, 300), W=st.sampled_from([256, 512, 768, 1024, 1280, 2048, 3000, 4096, 1000]))
+def test_a_flat_index_divided_by_any_width_is_exact_or_refused(kernels_dir, H, W):
+    # never a wrong count: symbolic where every thread's estimate is decided piece by piece, else
+    # refused (enumerate_blocks=0 forbids the block-by-block run that counts those)
+    k = flat(kernels_dir, H, W)
+    try:
+        a = A.analyze_launch(k, enumerate_blocks=0)
+    except UsageError:
+        return
+    assert counts(a) == flat_expected(H, W)

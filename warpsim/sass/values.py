@@ -221,6 +221,9 @@ def split(value: Sym, env: Env, strides: bool = True) -> tuple[Sym, Sym]:
         k = ilo // TWO32
         if ihi // TWO32 == k:
             return inner - k * TWO32, whole + k
+        windows = thread_windows(inner, env)  # each thread's inner in one window, not all threads' in one
+        if windows is not None:
+            return inner - windows * TWO32, whole + windows
     windows = thread_windows(value, env)
     if windows is not None:
         return value - windows * TWO32, windows
