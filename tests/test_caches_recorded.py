@@ -796,7 +796,8 @@ def test_a_launch_that_loads_nothing_hits_nothing_and_that_is_within():
                                                  ("blind26", 18, 418), ("blind27", 48, 1064),
                                                  ("blind28", 24, 592), ("blind29", 18, 462),
                                                  ("blind30", 32, 712), ("blind31", 6, 114), ("blind32", 6, 114),
-                                                 ("blind33", 10, 190), ("atomics", 250, 4382)])
+                                                 ("blind33", 10, 190), ("blind34", 20, 412),
+                                                 ("atomics", 250, 4382)])
 def test_blind_batches_measured_on_an_h100_are_exact_and_leave_the_caches_unjudged(name, traces, exact):
     # blind batches 14 (kernels/sortscan.cu), 15 (kernels/votes.cu), 16 (kernels/switch.cu, a
     # switch's jump tables, and kernels/userland.cu) and 17 (kernels/constants.cu's __constant__
@@ -810,7 +811,8 @@ def test_blind_batches_measured_on_an_h100_are_exact_and_leave_the_caches_unjudg
     # side, a count handed through shared memory; stop 34), 30 and 31 (kernels/quotients.cu, a block index divided by
     # a constant, counted in residue classes; 31 past 2**20 blocks), 32 (kernels/transpose.cu over 4.8 GB,
     # a window per thread; stop 37), 33 (quotients.cu again, divisors of 258 to 1,250 classes taken as
-    # quotient and remainder, two launches past 2**20 blocks; stop 38) and the reductions of stop 31
+    # quotient and remainder, two launches past 2**20 blocks; stop 38), 34 (kernels/flat_index.cu, a flat
+    # thread index divided by sizes the launch gives; stop 39) and the reductions of stop 31
     # (atomics: where atomic_passes is a lower bound,
     # its sector passes not claimed; so are 8 of atoms4's, which ncu measured equal), the per-instruction ATOMS
     # runs (scripts/h200_plan_atoms.py), predicted before they ran, measured on an H100 80GB
