@@ -28,7 +28,8 @@ import numpy as np
 
 def _thread_key(thread) -> bytes:
     a = np.ascontiguousarray(thread)
-    return hashlib.blake2b(a.tobytes() + str(a.dtype).encode() + str(a.shape).encode(), digest_size=12).digest()
+    data = np.packbits(a).tobytes() if a.dtype == bool else a.tobytes()  # a mask's bits: an eighth to hash
+    return hashlib.blake2b(data + str(a.dtype).encode() + str(a.shape).encode(), digest_size=12).digest()
 
 
 class Formula:

@@ -160,7 +160,10 @@ def bounds(v: Sym, env: Env) -> tuple[int, int]:
 def _window(v: Sym, env: Env, low: int, what: str) -> Sym:
     """v shifted by a multiple of 2**32 into [low, low + 2**32) (on the threads that matter)."""
     if not v.coef:
-        t = (np.asarray(v.thread, dtype=np.int64) - low) & MASK32
+        t = np.asarray(v.thread, dtype=np.int64)
+        if t.ndim and low in (0, -TWO31):  # numpy's cast wraps modulo 2**32: a third of the passes
+            return const(t.astype(np.uint32 if low == 0 else np.int32).astype(np.int64))
+        t = (t - low) & MASK32
         return const(t + low) if np.ndim(t) else const(int(t) + low)
     lo, hi = bounds(v, env)
     k = (lo - low) // TWO32
@@ -188,8 +191,9 @@ def norm(v: Sym) -> Sym:
     if v.coef:
         return v
     t = np.asarray(v.thread, dtype=np.int64)
-    t = ((t + TWO31) & MASK32) - TWO31
-    return const(t) if t.ndim else const(int(t))
+    if t.ndim:
+        return const(t.astype(np.int32).astype(np.int64))  # numpy's cast wraps modulo 2**32
+    return const(((int(t) + TWO31) & MASK32) - TWO31)
 
 
 def pair(lo: Sym, hi: Sym, env: Env) -> Sym:
