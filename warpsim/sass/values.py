@@ -157,14 +157,20 @@ def bounds(v: Sym, env: Env) -> tuple[int, int]:
     return lo, hi
 
 
+def _wrapped(v: Sym, low: int) -> Sym:
+    """A thread-only value's bits read as a 32-bit integer in [low, low + 2**32), low -2**31
+    (signed) or 0 (unsigned): numpy's cast wraps modulo 2**32, one pass where masking took three."""
+    t = np.asarray(v.thread, dtype=np.int64)
+    if t.ndim:
+        return const(t.astype(np.int32 if low else np.uint32).astype(np.int64))
+    return const(((int(t) - low) & MASK32) + low)
+
+
 def _window(v: Sym, env: Env, low: int, what: str) -> Sym:
-    """v shifted by a multiple of 2**32 into [low, low + 2**32) (on the threads that matter)."""
+    """v shifted by a multiple of 2**32 into [low, low + 2**32) (on the threads that matter);
+    low -2**31 (signed) or 0 (unsigned)."""
     if not v.coef:
-        t = np.asarray(v.thread, dtype=np.int64)
-        if t.ndim and low in (0, -TWO31):  # numpy's cast wraps modulo 2**32: a third of the passes
-            return const(t.astype(np.uint32 if low == 0 else np.int32).astype(np.int64))
-        t = (t - low) & MASK32
-        return const(t + low) if np.ndim(t) else const(int(t) + low)
+        return _wrapped(v, low)
     lo, hi = bounds(v, env)
     k = (lo - low) // TWO32
     if hi - k * TWO32 >= low + TWO32:
@@ -188,12 +194,7 @@ def unsigned(v: Sym, env: Env) -> Sym:
 
 def norm(v: Sym) -> Sym:
     """A thread-only value folded into the signed 32-bit window (cheap; keeps numbers small)."""
-    if v.coef:
-        return v
-    t = np.asarray(v.thread, dtype=np.int64)
-    if t.ndim:
-        return const(t.astype(np.int32).astype(np.int64))  # numpy's cast wraps modulo 2**32
-    return const(((int(t) + TWO31) & MASK32) - TWO31)
+    return v if v.coef else _wrapped(v, -TWO31)
 
 
 def pair(lo: Sym, hi: Sym, env: Env) -> Sym:
