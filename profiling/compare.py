@@ -488,10 +488,19 @@ def _default_caches(trace: Trace):
     if trace.is_sass:
         return _memo("caches", trace, lambda: _caches_and_counts(trace))
     M, N, K = trace.sizes
+    hw = trace_hierarchy(trace)
     try:
-        return caches_for(trace.kernel, M, N, K, block=trace.block, engine="sass")
+        return caches_for(trace.kernel, M, N, K, block=trace.block, engine="sass", hw=hw)
     except UsageError:
-        return caches_for(trace.kernel, M, N, K, block=trace.block, engine="model")
+        return caches_for(trace.kernel, M, N, K, block=trace.block, engine="model", hw=hw)
+
+
+def trace_hierarchy(trace: Trace):
+    """The cache hierarchy of the GPU a trace was measured on (warpsim.caches.hardware; a trace
+    without the GPU in its meta is the H200's, where the first traces were measured), or None."""
+    from warpsim.caches.hardware import for_device
+
+    return for_device(trace.meta.get("gpu", CACHE_GPU))
 
 
 def _caches_and_counts(trace: Trace):
@@ -509,7 +518,7 @@ def _caches_and_counts(trace: Trace):
                                                                   enumerate_seconds=VERIFY_SECONDS))
     except UsageError:  # the counts are refused: so are they again in their rows; the caches say why
         run = None
-    return caches_for_launch(kernel, concrete=run)
+    return caches_for_launch(kernel, concrete=run, hw=trace_hierarchy(trace))
 
 
 def _relative_error(predicted, measured, reference) -> float | None:
@@ -564,7 +573,7 @@ def range_status(measured, bounds: tuple[int, int], tolerance: float, what: str)
     return f"{RANGE_STATUS}{what}): {'within' if inside else 'OUTSIDE'} {low:,}-{high:,}"
 
 
-CACHE_GPU = "NVIDIA H200"  # the GPU warpsim.caches models (trace meta "gpu"); other GH100s' traces check counts
+CACHE_GPU = "NVIDIA H200"  # the GPU of a trace whose meta names none (the first traces')
 
 
 def _cache_rows(trace: Trace, current_sha256: Mapping[str, str], predictor: Callable, predict: bool,
@@ -572,11 +581,11 @@ def _cache_rows(trace: Trace, current_sha256: Mapping[str, str], predictor: Call
     stale = not trace.is_sass and current_sha256.get(trace.kernel) != trace.meta["kernel_sha256"]
     label = _label(trace, stale)
     prediction = None
-    gpu = trace.meta.get("gpu", CACHE_GPU)
-    if not gpu.startswith(CACHE_GPU):  # the counts hold on any GH100; the caches modelled are the H200's
+    if trace_hierarchy(trace) is None:  # the counts hold on any GH100; the caches are modelled for two
+        gpu = trace.meta.get("gpu", CACHE_GPU)
         return [{**label, "metric": metric.name, "predicted": None, "measured": trace.metrics[metric.name],
                  "diff": None, "rel_error": None, "tolerance": None, "exact_claimed": False,
-                 "status": f"measured on the {gpu}: the cache model is the H200's"}
+                 "status": f"measured on the {gpu}: its caches are not modelled"}
                 for metric in CACHE_METRICS if trace.metrics.get(metric.name) is not None]
     if predict:
         try:

@@ -32,16 +32,17 @@ FILES = ("stencil.cu", "softmax.cu", "reduce.cu", "conv1d.cu")
 
 def predict(source: Path, entry: str, grid: str, block: str, args: dict, per_array: bool = False,
             reference: str | None = None, dynamic_shared: str | None = None,
-            ranges: tuple[str, ...] = ()) -> tuple[dict, dict]:
+            ranges: tuple[str, ...] = (), hw=None) -> tuple[dict, dict]:
     """One launch resolved into a plan entry (its cubin copied under traces/), and warpsim's
-    prediction of it: the exact counts per access and the cache figures' totals, and under
-    "ranges" the keys `ranges` names of the cache prediction's JSON (`l2_read_sectors_range`, ...)."""
+    prediction of it: the exact counts per access and the cache figures' totals (for the
+    hierarchy `hw`, warpsim.caches.hardware: the H200's by default), and under "ranges" the keys
+    `ranges` names of the cache prediction's JSON (`l2_read_sectors_range`, ...)."""
     launch = plan.build(source, entry, grid, block, args, REPO / "traces", per_array=per_array, reference=reference,
                         dynamic_shared=dynamic_shared)
     kernel = analyze.prepare(source, entry, grid, block, args, dynamic_shared=dynamic_shared)
     counts = analyze.analyze_launch(kernel)
     try:
-        whole = caches_for_launch(kernel).as_dict()
+        whole = caches_for_launch(kernel, hw=hw).as_dict()
         caches, bounds = whole["total"], {k: whole[k] for k in ranges}
     except UsageError as e:  # a launch the cache model cannot follow: its refusal is the prediction
         caches, bounds = {"refused": str(e)}, {}

@@ -63,10 +63,13 @@ def analyze(
                                                  "shared memory per block (`extern __shared__`; the launch's third "
                                                  "<<<...>>> argument), an integer expression like --grid's"),
     caches: bool = typer.Option(False, "--caches", help="also predict, per array, the L1 hit sectors, L2 read and "
-                                "write sectors and DRAM bytes on the H200 (within tolerances: docs/CACHES.md)"),
+                                "write sectors and DRAM bytes (within tolerances: docs/CACHES.md)"),
+    gpu: str = typer.Option("h200", "--gpu", help="with --caches: the GPU whose caches are predicted, h200 or "
+                            "h100 (H100 SXM5: the H200's model with a 50 MiB L2)"),
 ) -> None:
     """Count requests, sectors and wavefronts of every memory instruction of one launch."""
-    show_analysis(kernel, M, N, K, block, fmt.value, by_line, engine, entry, grid, arg or [], caches, dynamic_shared)
+    show_analysis(kernel, M, N, K, block, fmt.value, by_line, engine, entry, grid, arg or [], caches, dynamic_shared,
+                  gpu)
 
 
 @app.command()
@@ -75,20 +78,22 @@ def roofline(
     M: str = typer.Option(..., "--M", help=M_HELP),
     N: Optional[str] = typer.Option(None, "--N", help=N_HELP),
     K: Optional[str] = typer.Option(None, "--K", help=K_HELP),
-    gpu: str = typer.Option("h200", "--gpu", help="h200, rtx5080, rtx4070 or t4"),
+    gpu: str = typer.Option("h200", "--gpu", help="h200, h100, rtx5080, rtx4070 or t4"),
     peak_tflops: Optional[float] = typer.Option(None, "--peak-tflops", help="override the FP32 peak, 10^12 FLOP/s"),
     bandwidth_gbs: Optional[float] = typer.Option(None, "--bandwidth-gbs", help="override the DRAM bandwidth, "
                                                   "10^9 bytes/s"),
     block: Optional[str] = typer.Option(None, "--block", help=BLOCK_HELP),
     fmt: Format = typer.Option(Format.table, "--format", help="table, json or csv (one header line, one row)"),
     caches: bool = typer.Option(True, "--caches/--no-caches", help="place it at its predicted DRAM intensity too "
-                                "(warpsim.caches' H200 prediction; --no-caches leaves the dram_* figures empty)"),
+                                "(warpsim.caches' prediction for the H200, or the H100 with --gpu h100; "
+                                "--no-caches leaves the dram_* figures empty)"),
     engine: str = typer.Option("sass", "--engine", help="sass (count the machine code nvcc emits) or model (the "
                                "hand-written model), as for analyze"),
 ) -> None:
     """Place a kernel on a GPU's roofline, with its simulated traffic."""
     import json
 
+    from warpsim.caches.hardware import MODELLED
     from warpsim.commands import run_analysis, run_caches
     from warpsim.gpus import get_gpu
     from warpsim.registry import get_kernel
@@ -105,7 +110,8 @@ def roofline(
         from warpsim.caches import TooManyBlocks
 
         try:
-            total = run_caches(kernel, M, N, K, block, engine).total
+            modelled = get_gpu(gpu).name if get_gpu(gpu).name in MODELLED else "h200"  # else the H200's
+            total = run_caches(kernel, M, N, K, block, engine, gpu=modelled).total
             dram = total.dram_read_bytes + total.dram_write_bytes
         except TooManyBlocks as e:  # the roofline of the requested bytes stands without them
             warn([f"DRAM figures left out: {e}"])

@@ -112,22 +112,38 @@ def run_analysis(kernel: str, M: str | None, N: str | None, K: str | None, block
 
 def run_caches(kernel: str, M: str | None, N: str | None, K: str | None, block: str | None, engine: str = "sass",
                entry: str | None = None, grid: str | None = None, args: list[str] | tuple = (), launch=None,
-               concrete=None):
+               concrete=None, gpu: str = "h200"):
     """The cache prediction (warpsim.caches) of the launch `run_analysis` counts (for a file's
-    kernel: `launch` and `concrete` as run_analysis took them, so that its blocks run once)."""
+    kernel: `launch` and `concrete` as run_analysis took them, so that its blocks run once), for
+    the GPU `gpu` names (warpsim.caches.hardware.MODELLED)."""
     from warpsim.caches import caches_for, caches_for_launch
     from warpsim.registry import parse_block
 
+    hw = cache_gpu(gpu)
     if is_path(kernel):
         launch = launch or file_launch(kernel, M, N, K, block, entry, grid, args)
         with block_progress() as progress:
-            return caches_for_launch(launch, progress, concrete)
-    return caches_for(kernel, *sizes(M, N, K), parse_block(block), engine=engine)
+            return caches_for_launch(launch, progress, concrete, hw)
+    return caches_for(kernel, *sizes(M, N, K), parse_block(block), engine=engine, hw=hw)
+
+
+def cache_gpu(name: str):
+    """The cache hierarchy `--gpu NAME` asks for (warpsim.caches.hardware.MODELLED); a GPU whose
+    caches are not modelled is a UsageError naming those that are."""
+    from warpsim.caches.hardware import MODELLED
+    from warpsim.errors import UsageError
+
+    key = name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
+    if key not in MODELLED:
+        raise UsageError(f"--gpu {name!r}: the caches are modelled for {' and '.join(MODELLED)} only "
+                         "(leave --caches out to count any launch exactly)")
+    return MODELLED[key]
 
 
 def show_analysis(kernel: str, M: str | None, N: str | None, K: str | None, block: str | None, fmt: str,
                   by_line: bool, engine: str = "sass", entry: str | None = None, grid: str | None = None,
-                  args: list[str] | tuple = (), caches: bool = False, dynamic_shared: str | None = None) -> None:
+                  args: list[str] | tuple = (), caches: bool = False, dynamic_shared: str | None = None,
+                  gpu: str = "h200") -> None:
     """`warpsim analyze`: count the launch, print the warnings, then JSON, CSV or the tables;
     with `caches`, the cache prediction too (JSON: a `caches` object; CSV: its rows instead)."""
     from pathlib import Path
@@ -139,6 +155,8 @@ def show_analysis(kernel: str, M: str | None, N: str | None, K: str | None, bloc
     if dynamic_shared is not None and not is_path(kernel):
         raise UsageError(f"--dynamic-shared is for a kernel given by its .cu or .cubin file; {kernel!r} is a "
                          "registered kernel (its shared memory is its own)")
+    if caches:
+        cache_gpu(gpu)  # a GPU not modelled is refused before anything runs
     launch = concrete = None
     if is_path(kernel):  # prepared once; a launch run block by block runs once for both
         from warpsim.caches.program import ConcreteRun
@@ -147,7 +165,8 @@ def show_analysis(kernel: str, M: str | None, N: str | None, K: str | None, bloc
         concrete = ConcreteRun(launch) if caches else None
     a = run_analysis(kernel, M, N, K, block, by_line, engine, entry, grid, args, launch, concrete)
     warn(a.warnings)
-    predicted = run_caches(kernel, M, N, K, block, engine, entry, grid, args, launch, concrete) if caches else None
+    predicted = run_caches(kernel, M, N, K, block, engine, entry, grid, args, launch, concrete, gpu) if caches \
+        else None
     if fmt == "json":
         if predicted is None:
             print(report.to_json(a))

@@ -82,6 +82,17 @@ PRESETS: dict[str, GPU] = {
             source="NVIDIA H200 datasheet (SXM): FP32 67 TFLOPS, 4.8 TB/s; L2 read off the device",
         ),
         GPU(
+            name="h100",
+            label="NVIDIA H100 SXM5 80GB",
+            # 67 TFLOP/s FP32: NVIDIA H100 datasheet (SXM column), the GH100 of the H200 above.
+            peak_tflops=67.0,
+            # 3.35 TB/s HBM3: NVIDIA H100 datasheet (SXM).
+            bandwidth_gbs=3350.0,
+            # 50 MiB = 52,428,800 B: read off the H100 lent to us (traces/schedule/device_h100.json).
+            l2_bytes=50 * MIB,
+            source="NVIDIA H100 datasheet (SXM): FP32 67 TFLOPS, 3.35 TB/s; L2 read off the device",
+        ),
+        GPU(
             name="rtx5080",
             label="NVIDIA GeForce RTX 5080",
             # 56.3 TFLOP/s: the figure seed 000 uses; 10,752 CUDA cores x 2 FLOP x 2.617 GHz boost = 56.28.

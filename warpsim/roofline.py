@@ -12,14 +12,14 @@ Units: FLOP, bytes, milliseconds, GFLOP/s, FLOP/byte. Bandwidth is 10^9 bytes/s 
 is 10^12 FLOP/s (TFLOP/s), as on datasheets.
 
 The kernel's *DRAM* intensity: the same FLOP against the DRAM bytes warpsim.caches predicts
-(reads and writes, H200), and the time the DRAM roof allows there: what the caches leave of
+(reads and writes, for the H200's caches, or the H100's with `--gpu h100`), and the time the DRAM roof allows there: what the caches leave of
 the requested traffic (seed 000's naive kernel runs 1.7x faster than its 573 ms requested-bytes
 roof; its predicted 8.6 GB of DRAM traffic put its DRAM roof at a few ms, far below the 276 ms
 it takes: it is bound by L1, not DRAM).
 
 Limitations: the requested-bytes intensity counts traffic into L1, not DRAM traffic; the DRAM
-figures are predictions within tolerances (docs/CACHES.md) for the H200's caches, whatever
-`--gpu` the roofs are drawn for. `sector_bytes` (32 B x global sectors) is
+figures are predictions within tolerances (docs/CACHES.md) for the H200's caches (the H100's
+for `--gpu h100`), whatever other `--gpu` the roofs are drawn for. `sector_bytes` (32 B x global sectors) is
 the traffic between L1 and L2 and is reported, not used for the ceiling. Elements are 4-byte
 floats; the model knows nothing of tensor cores, clocks below boost, or launch overhead.
 """
@@ -61,7 +61,7 @@ class Roofline:
     sloped_time_ms: float  # flops / sloped ceiling
     bound: str  # "memory" if the kernel's intensity is left of the ridge, else "compute"
     problem_bound: str  # the same test for the problem's intensity
-    # Predicted by warpsim.caches (H200), None where not predicted: DRAM bytes read and written,
+    # Predicted by warpsim.caches (H200, or H100), None where not predicted: DRAM bytes read and written,
     # FLOP per DRAM byte, and the time the DRAM roof allows at that intensity.
     dram_bytes: int | None = None
     dram_flop_per_byte: float | None = None

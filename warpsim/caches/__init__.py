@@ -37,32 +37,34 @@ class TooManyBlocks(UsageError):
     """The launch has more blocks than the cache model places; its exact counts stand."""
 
 
-def caches_for(kernel: str, M: int, N: int, K: int, block=None, engine: str = "sass"):
+def caches_for(kernel: str, M: int, N: int, K: int, block=None, engine: str = "sass", hw=None):
     """The cache prediction of a registered kernel's launch, through its machine code (`sass`)
-    or its hand model (`model`)."""
+    or its hand model (`model`), for the hierarchy `hw` (warpsim.caches.hardware; the H200's by
+    default)."""
     from warpsim.caches import program
 
     if engine == "model":
-        return _predict(program.from_model(kernel, M, N, K, block))
+        return _predict(program.from_model(kernel, M, N, K, block), hw)
     from warpsim.engine import sass_kernel
 
-    return _predict(program.from_machine_code(sass_kernel(kernel, M, N, K, block)[1]))
+    return _predict(program.from_machine_code(sass_kernel(kernel, M, N, K, block)[1]), hw)
 
 
-def caches_for_launch(kernel, progress=None, concrete=None):
+def caches_for_launch(kernel, progress=None, concrete=None, hw=None):
     """The cache prediction of any kernel's launch (a `warpsim.sass.analyze.Kernel`);
     `progress(done, total)` as blocks finish where it runs block by block; `concrete`: that run,
-    if the exact counts recorded it (`warpsim.caches.program.ConcreteRun`)."""
+    if the exact counts recorded it (`warpsim.caches.program.ConcreteRun`); `hw` as caches_for's."""
     from warpsim.caches import program
 
-    return _predict(program.from_machine_code(kernel, progress, concrete))
+    return _predict(program.from_machine_code(kernel, progress, concrete), hw)
 
 
-def _predict(prog):
+def _predict(prog, hw=None):
+    from warpsim.caches.hardware import H200
     from warpsim.caches.model import predict
 
     if prog.blocks > MAX_BLOCKS:
         raise TooManyBlocks(f"{prog.name}: the cache model places each block in time and takes at most "
                             f"{MAX_BLOCKS:,} blocks; this launch has {prog.blocks:,} (its exact counts need no "
                             f"--caches)")
-    return predict(prog)
+    return predict(prog, hw or H200)

@@ -13,7 +13,7 @@ where a figure is a choice of the model (docs/CACHES.md lists them all).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -61,3 +61,31 @@ H200 = Hierarchy(
     register_unit=256,
     max_warps_per_sm=64,
 )
+
+
+#: The H100 SXM5 (80 GB HBM3), the GH100 of the H200 with a smaller L2: the same SMs, L1 and
+#: occupancy rules (every count of the committed H100 traces is exact under the H200's), 50 MiB of
+#: L2 (52,428,800 B: read off the device, traces/h100/device.json). The L2 curve is the H200's
+#: scaled by the L2 sizes (5/6): its centre and width were fitted to H200 launches above the L2
+#: only, and no H100 launch above its L2 has been measured to fit them anew (docs/CACHES.md).
+H100 = replace(
+    H200,
+    name="H100",
+    l2=50 * MIB,
+    l2_effective=H200.l2_effective * 5 // 6,
+    l2_softness=H200.l2_softness * 5 // 6,
+    l2_staggered_effective=H200.l2_staggered_effective * 5 // 6,
+    l2_staggered_softness=H200.l2_staggered_softness * 5 // 6,
+)
+
+#: The hierarchies modelled, by the name `--gpu` takes.
+MODELLED = {"h200": H200, "h100": H100}
+
+#: The device names (ncu's, as a trace's meta "gpu" holds them) of each hierarchy modelled: an H100
+#: of another form (PCIe: 114 SMs; NVL: 94 GB) is not the one measured.
+DEVICE_NAMES = {"NVIDIA H200": H200, "NVIDIA H100 80GB HBM3": H100}
+
+
+def for_device(name: str) -> Hierarchy | None:
+    """The hierarchy modelled for a device as ncu names it, or None."""
+    return DEVICE_NAMES.get(name)

@@ -86,6 +86,7 @@ class CachePrediction:
     local_sectors: tuple[int, int] = (0, 0)  # local memory's load and store sectors (exact)
     l1_invalidated: str = ""  # an instruction that invalidates L1 (program.l1_invalidations)
     bypass_repeats: int = 0  # sectors of loads L1 does not serve that repeat a recent request (l1.L1Replay)
+    gpu: str = H200.name  # the hierarchy predicted for (warpsim.caches.hardware)
 
     @property
     def fits(self) -> bool | None:
@@ -199,7 +200,7 @@ class CachePrediction:
 
     def as_dict(self) -> dict:
         res = self.residency
-        return {"blocks_per_sm": res.blocks_per_sm, "l1_bytes": res.l1_bytes, "dispatch": self.dispatch,
+        return {"gpu": self.gpu, "blocks_per_sm": res.blocks_per_sm, "l1_bytes": res.l1_bytes, "dispatch": self.dispatch,
                 "footprint_bytes": self.footprint_bytes, "fits_in_l2": self.fits,
                 "repeated_sectors": sum(self.repeated_sectors), "bypass_repeats": self.bypass_repeats,
                 "l1_hit_sectors_range": list(self.l1_hit_range),
@@ -259,7 +260,7 @@ def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePred
     bypass_repeats = int(round(float((sectors * rep.repeat_share).sum())))
     return CachePrediction(program.name, ordered, res, mode, program.footprint_bytes, hw.l2,
                            int(round(result.fetched.sum())), repeated, in_lockstep, footprint.partly_written(program),
-                           program.local_sectors, program.l1_invalidated, bypass_repeats)
+                           program.local_sectors, program.l1_invalidated, bypass_repeats, hw.name)
 
 
 #: Threads of a block whose barrier keeps later waves' requests aligned (l2.merged_share): 32

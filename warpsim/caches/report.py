@@ -40,7 +40,7 @@ def cache_layouts(p: CachePrediction) -> list:
     """The cache table: one row per array and a total, in the forms `terminal.fit` picks from."""
     res = p.residency
     start = "in waves" if p.dispatch == "waves" else "staggered"
-    title = (f"caches, predicted for the H200 ({res.blocks_per_sm} blocks/SM, {res.l1_bytes // 1024} KB of L1, "
+    title = (f"caches, predicted for the {p.gpu} ({res.blocks_per_sm} blocks/SM, {res.l1_bytes // 1024} KB of L1, "
              f"starts {start}): within tolerances, docs/CACHES.md")
     cells = [_cells(r) for r in p.rows] + [_cells(p.total)]
     return layouts(title, COLUMNS, cells, bold_last=True)

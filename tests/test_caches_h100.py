@@ -1,0 +1,65 @@
+"""The cache model for the H100 SXM5 (warpsim.caches.hardware.H100): the H200's hierarchy with a
+50 MiB L2, chosen by `--gpu h100` (analyze --caches, roofline) and by a trace's GPU in `profile
+compare`. Its figures measured: tests/test_caches_recorded.py (the H100 batches)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from warpsim import caches
+from warpsim.caches.hardware import DEVICE_NAMES, H100, H200, MIB, MODELLED, for_device
+
+
+def warpsim(*args):
+    return subprocess.run([sys.executable, "-m", "warpsim", *map(str, args)], capture_output=True, text=True)
+
+
+def test_the_h100_differs_from_the_h200_in_its_l2_alone():
+    # the same GH100 SM (132 SMs, 256 KB of L1 and shared memory, the occupancy rules), 50 MiB of L2
+    # (traces/schedule/device_h100.json: l2CacheSize 52,428,800), its curve the H200's times 5/6
+    changed = {f for f in H200.__dataclass_fields__ if getattr(H200, f) != getattr(H100, f)}
+    assert changed == {"name", "l2", "l2_effective", "l2_softness", "l2_staggered_effective",
+                       "l2_staggered_softness"}
+    assert H100.l2 == 52_428_800 and H100.l2_effective == H200.l2_effective * 5 // 6
+    assert for_device("NVIDIA H100 80GB HBM3") is H100 and for_device("NVIDIA H200") is H200
+    assert for_device("NVIDIA H100 PCIe") is None  # 114 SMs: not the H100 measured
+    assert set(MODELLED.values()) == set(DEVICE_NAMES.values())
+
+
+def test_a_launch_far_below_both_l2s_is_predicted_alike():
+    # smem at 300^3: A, B and C 1.08 MB, every stack distance far below either L2's curve, so
+    # nothing the L2's size decides moves
+    h200, h100 = (caches.caches_for("smem", 300, 300, 300, hw=hw) for hw in (H200, H100))
+    assert h200.total.as_dict() == h100.total.as_dict() and (h200.gpu, h100.gpu) == ("H200", "H100")
+
+
+def test_a_launch_between_the_two_l2s_fits_the_h200s_alone():
+    # coalesced at 2200^3: A, B and C 58,080,000 bytes (55.4 MiB), inside the H200's 60 MiB and
+    # past the H100's 50: the H100 reads more from DRAM; L1 and the load sectors are the same SM's
+    h200, h100 = (caches.caches_for("coalesced", 2200, 2200, 2200, hw=hw) for hw in (H200, H100))
+    assert h200.footprint_bytes == 58_080_000 < 60 * MIB and h200.fits and not h100.fits
+    assert h100.total.dram_read_bytes > h200.total.dram_read_bytes
+    assert h100.total.l1_hit_sectors == h200.total.l1_hit_sectors
+    assert h100.total.load_sectors == h200.total.load_sectors
+
+
+def test_gpu_h100_on_the_command_line():
+    doc = json.loads(warpsim("analyze", "coalesced", "--M", 2200, "--caches", "--gpu", "h100", "--format",
+                             "json").stdout)["caches"]
+    assert doc["gpu"] == "H100" and doc["fits_in_l2"] is False
+    table = warpsim("analyze", "smem", "--M", 300, "--caches", "--gpu", "H100")
+    assert table.returncode == 0 and "caches, predicted for the H100" in table.stdout, table.stderr
+    roof = json.loads(warpsim("roofline", "coalesced", "--M", 2200, "--gpu", "h100", "--format", "json").stdout)
+    total = caches.caches_for("coalesced", 2200, 2200, 2200, hw=H100).total
+    assert roof["dram_bytes"] == total.dram_read_bytes + total.dram_write_bytes  # the H100's, not the H200's
+
+
+@pytest.mark.parametrize("gpu", ["rtx5080", "a100", ""])
+def test_a_gpu_whose_caches_are_not_modelled_is_refused_in_one_line(gpu):
+    p = warpsim("analyze", "smem", "--M", 300, "--caches", "--gpu", gpu)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.count("\n") == 1 and "modelled for h200 and h100 only" in p.stderr, p.stderr
