@@ -787,18 +787,24 @@ def test_a_launch_that_loads_nothing_hits_nothing_and_that_is_within():
     assert compare.cache_status(5, 0, None, 0.02) == "no reference: its reference count measured 0"
 
 
-@pytest.mark.parametrize("name,traces,exact", [("blind14", 24, 552), ("blind15", 42, 878), ("atoms", 4, 140),
-                                                 ("atoms2", 5, 159), ("blind16", 48, 1032), ("atoms4", 8, 160),
-                                                 ("atoms5", 4, 84), ("blind17", 42, 902),
-                                                 ("blind18", 8, 184), ("blind19", 48, 1112), ("blind20", 24, 520),
-                                                 ("blind21", 30, 650), ("blind22", 36, 780),
-                                                 ("blind23", 24, 520), ("blind24", 18, 390), ("blind25", 12, 292),
-                                                 ("blind26", 18, 418), ("blind27", 48, 1064),
-                                                 ("blind28", 24, 592), ("blind29", 18, 462),
-                                                 ("blind30", 32, 712), ("blind31", 6, 114), ("blind32", 6, 114),
-                                                 ("blind33", 10, 190), ("blind34", 20, 412),
-                                                 ("atomics", 250, 4382)])
-def test_blind_batches_measured_on_an_h100_are_exact_and_leave_the_caches_unjudged(name, traces, exact):
+#: The H100 batches: (traces, claimed-exact counts, (cache figures within their tolerance, claimed)),
+#: the cache figures judged with the H100's model since stop 40 (`profile compare --caches traces/h100`;
+#: a launch past the cache model's 2^18 blocks is claimed and not predicted: blind31, blind32 and
+#: two of blind33's)
+H100_BATCHES = {
+    "blind14": (24, 552, (71, 72)), "blind15": (42, 878, (114, 116)), "atoms": (4, 140, (12, 12)),
+    "atoms2": (5, 159, (14, 15)), "blind16": (48, 1032, (129, 130)), "atoms4": (8, 160, (24, 24)),
+    "atoms5": (4, 84, (8, 12)), "blind17": (42, 902, (122, 126)), "blind18": (8, 184, (24, 24)),
+    "blind19": (48, 1112, (131, 142)), "blind20": (24, 520, (72, 72)), "blind21": (30, 650, (81, 90)),
+    "blind22": (36, 780, (93, 108)), "blind23": (24, 520, (60, 72)), "blind24": (18, 390, (54, 54)),
+    "blind25": (12, 292, (33, 36)), "blind26": (18, 418, (18, 18)), "blind27": (48, 1064, (103, 106)),
+    "blind28": (24, 592, (67, 72)), "blind29": (18, 462, (51, 54)), "blind30": (32, 712, (80, 96)),
+    "blind31": (6, 114, (0, 18)), "blind32": (6, 114, (0, 18)), "blind33": (10, 190, (16, 30)),
+    "blind34": (20, 412, (57, 60)), "atomics": (250, 4382, (745, 750))}
+
+
+@pytest.mark.parametrize("name", list(H100_BATCHES))
+def test_blind_batches_measured_on_an_h100_are_exact_and_their_caches_judged_with_its_model(name):
     # blind batches 14 (kernels/sortscan.cu), 15 (kernels/votes.cu), 16 (kernels/switch.cu, a
     # switch's jump tables, and kernels/userland.cu) and 17 (kernels/constants.cu's __constant__
     # values, kernels/params.cu's structures by value), 18 (kernels/halo.cu, a halo read from left of the
@@ -819,16 +825,18 @@ def test_blind_batches_measured_on_an_h100_are_exact_and_leave_the_caches_unjudg
     # HBM3 when no H200 could be had (same GH100 SM, driver 580.159.04 and ncu 2025.3.1): every
     # claimed count equals ncu's, among them shared_hist's ATOMS on 8 words of one bank (250,003
     # wavefronts, 218,752 excessive, at n = 1,000,003) and the warp-aggregated atomics' one REDG a
-    # warp. The cache model is the H200's: their cache rows are measured, not judged. (count_from
+    # warp. Their cache rows were measured, not judged, until stop 40 gave the H100 a model of its own
+    # (warpsim.caches.hardware.H100: the H200's with 50 MiB of L2): judged with it now. (count_from
     # at n = 1,000,003 is missing from blind15, whose source page without 'Access Operation' stopped
     # it; parsed since (tests/test_profiling_parse.py), it was measured again in atoms2, stop 26)
+    traces, exact, within = H100_BATCHES[name]
     found = [load_trace(p) for p in sorted((TRACES_DIR / "h100" / name).rglob("*.json"))]
     assert len(found) == traces and {t.meta["gpu"] for t in found} == {"NVIDIA H100 80GB HBM3"}
     frame = compare.compare(found, current_sha256([]), caches=True)
     assert compare.summary(frame) == (exact, exact)
+    assert compare.tolerance_summary(frame) == within
     cache = frame[frame.metric.isin(CACHE_BY_NAME)]
-    assert len(cache) and cache.tolerance.isna().all() and cache.predicted.isna().all()
-    assert cache.status.str.startswith("measured on the NVIDIA H100").all()
+    assert not cache.status.str.contains("not modelled").any()
     if name == "atoms2":  # count_from at n = 1,000,003: one aggregated REDG a warp, ceil(n / 32)
         redg = frame[frame.trace.str.contains("count_from")].set_index("metric")
         assert redg.measured["l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"] == 31_251

@@ -1,4 +1,5 @@
-"""Where the bytes go after L1: a model of the H200's memory hierarchy beside the exact counters.
+"""Where the bytes go after L1: a model of the H200's memory hierarchy (and the H100's) beside the
+exact counters.
 
 warpsim's counters are exact: the sectors each warp request asks L1 for. What L1 then serves,
 what goes on to L2 and what DRAM delivers depend on the cache state, so this package predicts

@@ -1,4 +1,5 @@
-"""The H200's memory hierarchy as the cache model sees it: sizes, each with where it comes from.
+"""The H200's memory hierarchy as the cache model sees it (and the H100's, below): sizes, each
+with where it comes from.
 
 Every figure the model uses is a field of `H200` below; nothing else in warpsim.caches hard-codes
 a device constant. Sizes are bytes unless a name says otherwise.
