@@ -20,7 +20,7 @@ def warpsim(*args):
 
 def test_the_h100_differs_from_the_h200_in_its_l2_alone():
     # the same GH100 SM (132 SMs, 256 KB of L1 and shared memory, the occupancy rules), 50 MiB of L2
-    # (traces/schedule/device_h100.json: l2CacheSize 52,428,800), its curve the H200's times 5/6
+    # (the H100 datasheet's 50 MB, in the unit of the H200's 60), its curve the H200's times 5/6
     changed = {f for f in H200.__dataclass_fields__ if getattr(H200, f) != getattr(H100, f)}
     assert changed == {"name", "l2", "l2_effective", "l2_softness", "l2_staggered_effective",
                        "l2_staggered_softness"}

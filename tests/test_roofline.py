@@ -207,7 +207,7 @@ def test_presets_cover_the_issue():
 
 
 def test_unknown_gpu_names_the_known_ones():
-    with pytest.raises(UsageError, match="h200, rtx5080, rtx4070, t4"):
+    with pytest.raises(UsageError, match="h200, h100, rtx5080, rtx4070, t4"):
         get_gpu("a100")
 
 

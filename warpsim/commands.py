@@ -132,8 +132,9 @@ def cache_gpu(name: str):
     caches are not modelled is a UsageError naming those that are."""
     from warpsim.caches.hardware import MODELLED
     from warpsim.errors import UsageError
+    from warpsim.gpus import preset_key
 
-    key = name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
+    key = preset_key(name)
     if key not in MODELLED:
         raise UsageError(f"--gpu {name!r}: the caches are modelled for {' and '.join(MODELLED)} only "
                          "(leave --caches out to count any launch exactly)")

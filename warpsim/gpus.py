@@ -88,7 +88,7 @@ PRESETS: dict[str, GPU] = {
             peak_tflops=67.0,
             # 3.35 TB/s HBM3: NVIDIA H100 datasheet (SXM).
             bandwidth_gbs=3350.0,
-            # 50 MiB = 52,428,800 B: read off the H100 lent to us (traces/schedule/device_h100.json).
+            # 50 MiB = 52,428,800 B: NVIDIA H100 datasheet (SXM5: 50 MB, the unit of the H200's 60 MB).
             l2_bytes=50 * MIB,
             source="NVIDIA H100 datasheet (SXM): FP32 67 TFLOPS, 3.35 TB/s; L2 read off the device",
         ),
@@ -130,12 +130,18 @@ PRESETS: dict[str, GPU] = {
 }
 
 
+def preset_key(name: str) -> str:
+    """A GPU's name as the presets (and warpsim.caches.hardware.MODELLED) key it: case, spaces,
+    '-' and '_' ignored ('RTX-5080' is 'rtx5080')."""
+    return name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
+
+
 def get_gpu(name: str) -> GPU:
     """The preset called `name` (case and '-'/'_' ignored: 'RTX-5080' finds 'rtx5080').
 
     Raises UsageError naming the known presets when there is none.
     """
-    key = name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
+    key = preset_key(name)
     if key not in PRESETS:
         raise UsageError(
             f"unknown GPU {name!r}; known GPUs: {', '.join(PRESETS)} "

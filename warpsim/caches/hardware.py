@@ -66,7 +66,8 @@ H200 = Hierarchy(
 
 #: The H100 SXM5 (80 GB HBM3), the GH100 of the H200 with a smaller L2: the same SMs, L1 and
 #: occupancy rules (every count of the committed H100 traces is exact under the H200's), 50 MiB of
-#: L2 (52,428,800 B: read off the device, traces/h100/device.json). The L2 curve is the H200's
+#: L2 (NVIDIA's H100 datasheet, SXM5: 50 MB, in the unit of the H200's 60 MB, which its runtime
+#: gives as 62,914,560 B; scripts/call65.sh reads the H100's own figure). The L2 curve is the H200's
 #: scaled by the L2 sizes (5/6): its centre and width were fitted to H200 launches above the L2
 #: only, and no H100 launch above its L2 has been measured to fit them anew (docs/CACHES.md).
 H100 = replace(
