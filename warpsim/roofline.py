@@ -12,10 +12,10 @@ Units: FLOP, bytes, milliseconds, GFLOP/s, FLOP/byte. Bandwidth is 10^9 bytes/s 
 is 10^12 FLOP/s (TFLOP/s), as on datasheets.
 
 The kernel's *DRAM* intensity: the same FLOP against the DRAM bytes warpsim.caches predicts
-(reads and writes, for the H200's caches, or the H100's with `--gpu h100`), and the time the DRAM roof allows there: what the caches leave of
-the requested traffic (seed 000's naive kernel runs 1.7x faster than its 573 ms requested-bytes
-roof; its predicted 8.6 GB of DRAM traffic put its DRAM roof at a few ms, far below the 276 ms
-it takes: it is bound by L1, not DRAM).
+(reads and writes, for the H200's caches, or the H100's with `--gpu h100`), and the time the
+DRAM roof allows there: what the caches leave of the requested traffic (seed 000's naive kernel
+runs 1.7x faster than its 573 ms requested-bytes roof; its predicted 8.6 GB of DRAM traffic put
+its DRAM roof at a few ms, far below the 276 ms it takes: it is bound by L1, not DRAM).
 
 Limitations: the requested-bytes intensity counts traffic into L1, not DRAM traffic; the DRAM
 figures are predictions within tolerances (docs/CACHES.md) for the H200's caches (the H100's

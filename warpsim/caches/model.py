@@ -200,7 +200,8 @@ class CachePrediction:
 
     def as_dict(self) -> dict:
         res = self.residency
-        return {"gpu": self.gpu, "blocks_per_sm": res.blocks_per_sm, "l1_bytes": res.l1_bytes, "dispatch": self.dispatch,
+        return {"gpu": self.gpu, "blocks_per_sm": res.blocks_per_sm, "l1_bytes": res.l1_bytes,
+                "dispatch": self.dispatch,
                 "footprint_bytes": self.footprint_bytes, "fits_in_l2": self.fits,
                 "repeated_sectors": sum(self.repeated_sectors), "bypass_repeats": self.bypass_repeats,
                 "l1_hit_sectors_range": list(self.l1_hit_range),
