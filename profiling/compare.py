@@ -485,10 +485,10 @@ def _default_caches(trace: Trace):
     where the machine code refuses the launch)."""
     from warpsim.caches import caches_for
 
-    if trace.is_sass:
-        return _memo("caches", trace, lambda: _caches_and_counts(trace))
-    M, N, K = trace.sizes
     hw = trace_hierarchy(trace)
+    if trace.is_sass:  # one launch measured on two GPUs is predicted once for each
+        return _memo(f"caches {hw.name if hw else None}", trace, lambda: _caches_and_counts(trace))
+    M, N, K = trace.sizes
     try:
         return caches_for(trace.kernel, M, N, K, block=trace.block, engine="sass", hw=hw)
     except UsageError:

@@ -63,3 +63,18 @@ def test_a_gpu_whose_caches_are_not_modelled_is_refused_in_one_line(gpu):
     p = warpsim("analyze", "smem", "--M", 300, "--caches", "--gpu", gpu)
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr.count("\n") == 1 and "modelled for h200 and h100 only" in p.stderr, p.stderr
+
+
+def test_one_launch_measured_on_both_gpus_is_predicted_for_each():
+    # blind batch 16's by_warp at n = 1000 ran on an H100 (traces/h100/blind16) and on the H200
+    # (traces/holdout/blind16): profile compare memoizes a launch's prediction, and the H100's
+    # must not stand in for the H200's (it did, for one compare at 287da28: an H100 trace sorts first)
+    from profiling.compare import _default_caches
+    from profiling.traces import TRACES_DIR, load_trace
+
+    h100 = load_trace(TRACES_DIR / "h100" / "blind16" / "traces" / "sass" / "switch" / "by_warp__n1000.json")
+    h200 = load_trace(TRACES_DIR / "holdout" / "blind16" / "switch" / "by_warp__n1000.json")
+    assert (h100.meta["gpu"], h200.meta["gpu"]) == ("NVIDIA H100 80GB HBM3", "NVIDIA H200")
+    assert h100.meta["args"] == h200.meta["args"]  # the same launch
+    assert _default_caches(h100).gpu == "H100" and _default_caches(h200).gpu == "H200"
+    assert _default_caches(h100).l2_bytes == 50 * MIB and _default_caches(h200).l2_bytes == 60 * MIB
