@@ -102,6 +102,7 @@ def roofline(
     from warpsim.roofline import roofline as place
 
     m, n, k = sizes(M, N, K)
+    preset = get_gpu(gpu)
     a = run_analysis(kernel, M, N, K, block, False, engine)
     warn(a.warnings)
     requested, moved = global_traffic(a)
@@ -110,12 +111,12 @@ def roofline(
         from warpsim.caches import TooManyBlocks
 
         try:
-            modelled = get_gpu(gpu).name if get_gpu(gpu).name in MODELLED else "h200"  # else the H200's
+            modelled = preset.name if preset.name in MODELLED else "h200"  # else the H200's
             total = run_caches(kernel, M, N, K, block, engine, gpu=modelled).total
             dram = total.dram_read_bytes + total.dram_write_bytes
         except TooManyBlocks as e:  # the roofline of the requested bytes stands without them
             warn([f"DRAM figures left out: {e}"])
-    r = place(m, n, k, reads_c=get_kernel(kernel).reads_c, gpu=get_gpu(gpu), requested_bytes=requested,
+    r = place(m, n, k, reads_c=get_kernel(kernel).reads_c, gpu=preset, requested_bytes=requested,
               sector_bytes=moved, peak_tflops=peak_tflops, bandwidth_gbs=bandwidth_gbs, dram_bytes=dram)
     if fmt is Format.json:
         print(json.dumps({"kernel": kernel, **r.as_dict()}, allow_nan=False))

@@ -90,7 +90,7 @@ PRESETS: dict[str, GPU] = {
             bandwidth_gbs=3350.0,
             # 50 MiB = 52,428,800 B: NVIDIA H100 datasheet (SXM5: 50 MB, the unit of the H200's 60 MB).
             l2_bytes=50 * MIB,
-            source="NVIDIA H100 datasheet (SXM): FP32 67 TFLOPS, 3.35 TB/s; L2 read off the device",
+            source="NVIDIA H100 datasheet (SXM): FP32 67 TFLOPS, 3.35 TB/s, 50 MB L2",
         ),
         GPU(
             name="rtx5080",
