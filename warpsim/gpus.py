@@ -88,7 +88,8 @@ PRESETS: dict[str, GPU] = {
             peak_tflops=67.0,
             # 3.35 TB/s HBM3: NVIDIA H100 datasheet (SXM).
             bandwidth_gbs=3350.0,
-            # 50 MiB = 52,428,800 B: NVIDIA H100 datasheet (SXM5: 50 MB, the unit of the H200's 60 MB).
+            # 50 MiB = 52,428,800 B: NVIDIA H100 datasheet (SXM5: 50 MB, the unit of the H200's 60 MB);
+            # the H100 80GB HBM3 of stop 41 reported it to the byte (traces/schedule/device_h100.json).
             l2_bytes=50 * MIB,
             source="NVIDIA H100 datasheet (SXM): FP32 67 TFLOPS, 3.35 TB/s, 50 MB L2",
         ),
