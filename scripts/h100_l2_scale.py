@@ -1,11 +1,12 @@
-"""How the H100's L2 curve scale decides blind batch 35's DRAM reads: each launch's L2 events are
+"""How the H100's L2 curve scale decides blind batches 35 and 36's DRAM reads (the ladder at 0.24x-3.84x
+the H100's L2): each launch's L2 events are
 built once with the H100 model (warpsim.caches.hardware.H100) and replayed through l2.simulate with
 the H200's curve (l2_effective, l2_softness and their staggered pair) scaled by 5/6 (the model's
 choice, from the L2 sizes) and by other factors. Prints, per launch, the relative error of the
-predicted DRAM reads against each of its two measurements (traces/h100/blind35), and per scale how
-many of the 90 figures lie within their tolerance (5% where the arrays fit in the L2, else 15%).
-A check of the choice against the blind batch, not a fit: the model keeps 5/6 (docs/CACHES.md).
-    python scripts/h100_l2_scale.py        # about 4 minutes on 2 cores
+predicted DRAM reads against each of its two measurements (traces/h100/BATCH), and per batch and scale
+how many figures lie within their tolerance (5% where the arrays fit in the L2, else 15%). A check of
+the model's choice against blind batches, not a fit (docs/CACHES.md).
+    python scripts/h100_l2_scale.py [BATCH ...]     # blind35 blind36 by default; about 8 minutes
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ SCALES = (5 / 6, 0.9, 0.95, 1.0)
 DRAM = "dram__bytes_read.sum"
 
 
-def main() -> None:
+def main(batches: list[str]) -> None:
     seen = {}
     simulate = l2.simulate
 
@@ -35,10 +36,9 @@ def main() -> None:
         return simulate(ev, capacity, width, lockstep)
 
     model.l2.simulate = recording
-    predicted = json.loads((ROOT / "scripts" / "h200_blind35_predictions.json").read_text())
-    runs = [ROOT / "traces" / "h100" / "blind35" / run / "sass" for run in ("traces", "run2")]
-    within = {s: 0 for s in SCALES}
-    for key in predicted:
+    within = {(b, s): 0 for b in batches for s in SCALES}
+    for batch, key in [(b, k) for b in batches for k in _predicted(b)]:
+        runs = [ROOT / "traces" / "h100" / batch / run / "sass" for run in ("traces", "run2")]
         kernel, stem = key.split("/")
         size = int(stem.split("__M")[1].split("_")[0])
         measured = [load_trace(run / kernel / f"{stem}.json").metrics[DRAM] for run in runs]
@@ -55,13 +55,18 @@ def main() -> None:
             scaled = float(simulate(ev, curve[0] * s, curve[1] * s, lockstep).dram_read.sum())
             dram = p.total.dram_read_bytes - base + scaled
             errs = [dram / m - 1 for m in measured]
-            within[s] += sum(abs(e) <= tolerance for e in errs)
+            within[batch, s] += sum(abs(e) <= tolerance for e in errs)
             errors.append(" ".join(f"{e:+.3f}" for e in errs))
         print(f"{key:72s} {p.footprint_bytes / H100.l2:5.2f}x  " + " | ".join(errors), flush=True)
-    print("scale of the H200's L2 curve: DRAM read figures within tolerance, of", 2 * len(predicted))
+    print("scale of the H200's L2 curve: DRAM read figures within tolerance")
     for s in SCALES:
-        print(f"  {s:.3f}: {within[s]}")
+        each = [f"{b} {within[b, s]} of {2 * len(_predicted(b))}" for b in batches]
+        print(f"  {s:.3f}: " + ", ".join(each) + f"; together {sum(within[b, s] for b in batches)}")
+
+
+def _predicted(batch: str) -> dict:
+    return json.loads((ROOT / "scripts" / f"h200_{batch}_predictions.json").read_text())
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:] or ["blind35", "blind36"])
