@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Call 67, on an H200 only (an H100 ran all of these already): blind batches 30, 31, 33 and 34
 # (kernels/quotients.cu, flat_index.cu; predicted with the H200 model before they ran), each
-# launch twice, then the ladder's bench at 4096^3 beside cuBLAS.
+# launch twice, then the ladder's bench at 4096^3 beside cuBLAS (scripts/h200_bench.sh).
 #   OUT=$OUT bash scripts/call67.sh
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -11,11 +11,5 @@ BUDGET=110 bash scripts/h200_plan_twice.sh blind30
 BUDGET=90 bash scripts/h200_plan_twice.sh blind31
 BUDGET=150 bash scripts/h200_plan_twice.sh blind33
 BUDGET=75 bash scripts/h200_plan_twice.sh blind34
-left=$((575 - SECONDS))
-mkdir -p /tmp/bench
-{ date -u; nvidia-smi; nvcc --version; } > /tmp/bench/versions.txt 2>&1
-PYTHONPATH=.:/tmp/site timeout "$left" python3 -m profiling.cli bench --traces-dir /tmp/bench > /tmp/bench/bench.log 2>&1
-echo "bench exit $? after ${SECONDS}s"
-tail -16 /tmp/bench/bench.log
-tar -czf "$OUT/bench.tgz" -C /tmp bench
+bash scripts/h200_bench.sh bench
 echo "total ${SECONDS}s"

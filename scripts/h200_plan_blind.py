@@ -28,6 +28,8 @@ from warpsim.sass import analyze
 
 REPO = Path(__file__).resolve().parent.parent
 FILES = ("stencil.cu", "softmax.cu", "reduce.cu", "conv1d.cu")
+#: the ranges a ladder batch's predictions carry (ladder_pairs)
+LADDER_RANGES = ("l1_hit_sectors_range", "l2_read_sectors_range", "dram_read_bytes_range")
 
 
 def predict(source: Path, entry: str, grid: str, block: str, args: dict, per_array: bool = False,
@@ -60,6 +62,27 @@ def save(name: str, pairs: list[tuple[dict, dict]]) -> None:
     predictions = {launch["id"]: prediction for launch, prediction in pairs}
     (REPO / f"scripts/h200_{name}_predictions.json").write_text(json.dumps(predictions, indent=1) + "\n")
     print(f"wrote {out}: {len(pairs)} launches, and their predictions")
+
+
+def ladder_pairs(sizes: tuple[int, ...], hw, also=None) -> list[tuple[dict, dict]]:
+    """The nine kernels of the GEMM ladder (scripts/h200_plan_ladder.json, one launch a kernel: its
+    source, entry, block and scalars) at each square size of `sizes`, predicted for the hierarchy
+    `hw`: (plan entry, prediction) pairs; `also(kernel, n)` adds its dict to each prediction."""
+    from warpsim.registry import get_kernel
+
+    ladder = json.loads((REPO / "scripts/h200_plan_ladder.json").read_text())["launches"]
+    kernels = {}
+    for e in ladder:
+        kernels.setdefault(e["id"].split("/")[0], e)
+    pairs = []
+    for n in sizes:
+        for name, like in kernels.items():
+            k = get_kernel(name)
+            grid = ",".join(str(g) for g in k.grid(n, n, k.default_block))
+            launch, prediction = predict(REPO / like["source"], like["entry"], grid, like["block_text"],
+                                         {**like["args"], "M": n, "N": n, "K": n}, ranges=LADDER_RANGES, hw=hw)
+            pairs.append((launch, {**prediction, **(also(name, n) if also else {})}))
+    return pairs
 
 
 def histograms(name: str, keys: dict[str, np.ndarray]) -> None:

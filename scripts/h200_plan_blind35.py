@@ -10,29 +10,14 @@ on the device: OUT=$OUT bash scripts/call65.sh
 
 from __future__ import annotations
 
-import json
-
-from h200_plan_blind import REPO, predict, save
+from h200_plan_blind import ladder_pairs, save
 from warpsim.caches.hardware import H100
-from warpsim.registry import get_kernel
 
 SIZES = (1024, 1920, 2304, 2688, 4096)
-RANGES = ("l1_hit_sectors_range", "l2_read_sectors_range", "dram_read_bytes_range")
 
 
 def main() -> None:
-    ladder = json.loads((REPO / "scripts/h200_plan_ladder.json").read_text())["launches"]
-    kernels = {}
-    for e in ladder:  # one launch a kernel, in the ladder's order: its source, entry, block and scalars
-        kernels.setdefault(e["id"].split("/")[0], e)
-    pairs = []
-    for n in SIZES:
-        for name, like in kernels.items():
-            k = get_kernel(name)
-            grid = ",".join(str(g) for g in k.grid(n, n, k.default_block))
-            pairs.append(predict(REPO / like["source"], like["entry"], grid, like["block_text"],
-                                 {**like["args"], "M": n, "N": n, "K": n}, ranges=RANGES, hw=H100))
-    save("blind35", pairs)
+    save("blind35", ladder_pairs(SIZES, H100))
 
 
 if __name__ == "__main__":

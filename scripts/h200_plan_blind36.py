@@ -8,29 +8,14 @@ Run where nvcc is: python scripts/h200_plan_blind36.py; on the device: OUT=$OUT 
 
 from __future__ import annotations
 
-import json
-
-from h200_plan_blind import REPO, predict, save
+from h200_plan_blind import ladder_pairs, save
 from warpsim.caches.hardware import H100
-from warpsim.registry import get_kernel
 
 SIZES = (2048, 2176, 2432, 3072)
-RANGES = ("l1_hit_sectors_range", "l2_read_sectors_range", "dram_read_bytes_range")
 
 
 def main() -> None:
-    ladder = json.loads((REPO / "scripts/h200_plan_ladder.json").read_text())["launches"]
-    kernels = {}
-    for e in ladder:  # one launch a kernel, in the ladder's order: its source, entry, block and scalars
-        kernels.setdefault(e["id"].split("/")[0], e)
-    pairs = []
-    for n in SIZES:
-        for name, like in kernels.items():
-            k = get_kernel(name)
-            grid = ",".join(str(g) for g in k.grid(n, n, k.default_block))
-            pairs.append(predict(REPO / like["source"], like["entry"], grid, like["block_text"],
-                                 {**like["args"], "M": n, "N": n, "K": n}, ranges=RANGES, hw=H100))
-    save("blind36", pairs)
+    save("blind36", ladder_pairs(SIZES, H100))
 
 
 if __name__ == "__main__":
