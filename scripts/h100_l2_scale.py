@@ -21,9 +21,10 @@ sys.path.insert(0, str(ROOT))
 from profiling.traces import load_trace  # noqa: E402
 from warpsim import caches  # noqa: E402
 from warpsim.caches import l2, model  # noqa: E402
-from warpsim.caches.hardware import H100, H200  # noqa: E402
+from warpsim.caches.hardware import H100, H200, l2_curve_scaled  # noqa: E402
 
-SCALES = (5 / 6, 0.9, 0.95, 1.0)
+#: the scales of the H200's L2 curve tried, as (numerator, denominator): 5/6 is the model's
+SCALES = ((5, 6), (9, 10), (19, 20), (1, 1))
 DRAM = "dram__bytes_read.sum"
 
 
@@ -48,11 +49,9 @@ def main(batches: list[str]) -> None:
         # the replay gives the arrays' DRAM reads; the fixed cost (code, 2.2 KB) is the model's as is
         base = float(simulate(ev, capacity, width, lockstep).dram_read.sum())
         errors = []
-        curve = (H200.l2_effective, H200.l2_softness) if p.dispatch == "waves" else \
-            (H200.l2_staggered_effective, H200.l2_staggered_softness)
-        assert (capacity, width) == tuple(c * 5 // 6 for c in curve)
         for s in SCALES:
-            scaled = float(simulate(ev, curve[0] * s, curve[1] * s, lockstep).dram_read.sum())
+            curve = model.l2_curve(l2_curve_scaled(H200, *s), p.dispatch)
+            scaled = float(simulate(ev, *curve, lockstep).dram_read.sum())
             dram = p.total.dram_read_bytes - base + scaled
             errs = [dram / m - 1 for m in measured]
             within[batch, s] += sum(abs(e) <= tolerance for e in errs)
@@ -61,7 +60,7 @@ def main(batches: list[str]) -> None:
     print("scale of the H200's L2 curve: DRAM read figures within tolerance")
     for s in SCALES:
         each = [f"{b} {within[b, s]} of {2 * len(_predicted(b))}" for b in batches]
-        print(f"  {s:.3f}: " + ", ".join(each) + f"; together {sum(within[b, s] for b in batches)}")
+        print(f"  {s[0]}/{s[1]}: " + ", ".join(each) + f"; together {sum(within[b, s] for b in batches)}")
 
 
 def _predicted(batch: str) -> dict:

@@ -10,17 +10,13 @@ on the device: OUT=$OUT bash scripts/call69.sh
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from h200_plan_blind import ladder_pairs, save
 from warpsim import caches
-from warpsim.caches.hardware import H100, H200
+from warpsim.caches.hardware import H100, H200, l2_curve_scaled
 
 SIZES = (1792, 2112, 2560, 2944, 3584)
 #: the H100 with the H200's L2 curve scaled by 0.9 in place of 5/6
-H100_09 = replace(H100, l2_effective=H200.l2_effective * 9 // 10, l2_softness=H200.l2_softness * 9 // 10,
-                  l2_staggered_effective=H200.l2_staggered_effective * 9 // 10,
-                  l2_staggered_softness=H200.l2_staggered_softness * 9 // 10)
+H100_09 = l2_curve_scaled(H200, 9, 10, name=H100.name, l2=H100.l2)
 
 
 def main() -> None:

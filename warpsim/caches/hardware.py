@@ -72,15 +72,14 @@ H200 = Hierarchy(
 #: launches above the L2 only. Blind batches 35 and 36 (the ladder at 0.24x-3.84x the H100's L2) put
 #: 130 of their 162 DRAM figures within tolerance at 5/6, 140 at 0.9 (scripts/h100_l2_scale.py); blind
 #: batch 37, predicted with both before it ran, put 81 of 90 within at 5/6 and 68 at 0.9: 5/6 stays.
-H100 = replace(
-    H200,
-    name="H100",
-    l2=50 * MIB,
-    l2_effective=H200.l2_effective * 5 // 6,
-    l2_softness=H200.l2_softness * 5 // 6,
-    l2_staggered_effective=H200.l2_staggered_effective * 5 // 6,
-    l2_staggered_softness=H200.l2_staggered_softness * 5 // 6,
-)
+def l2_curve_scaled(base: Hierarchy, numerator: int, denominator: int, **fields) -> Hierarchy:
+    """`base` with its L2 curve (l2_effective, l2_softness and the staggered pair) scaled by
+    numerator / denominator, rounded down to the byte, and `fields` replaced."""
+    curve = ("l2_effective", "l2_softness", "l2_staggered_effective", "l2_staggered_softness")
+    return replace(base, **{f: getattr(base, f) * numerator // denominator for f in curve}, **fields)
+
+
+H100 = l2_curve_scaled(H200, 5, 6, name="H100", l2=50 * MIB)
 
 #: The hierarchies modelled, by the name `--gpu` takes.
 MODELLED = {"h200": H200, "h100": H100}

@@ -233,10 +233,8 @@ def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePred
     written = np.where(~loads, sectors, 0.0)
     ev = tiles.events(program, res, mode, fetched, rep.distinct, written, stream_of, keys, sectors)
     _fit_footprint(ev, footprint.exact(program))
-    capacity, width = (hw.l2_effective, hw.l2_softness) if mode == "waves" else \
-        (hw.l2_staggered_effective, hw.l2_staggered_softness)
     in_lockstep = lockstep(program)
-    result = l2.simulate(ev, capacity, width, in_lockstep)
+    result = l2.simulate(ev, *l2_curve(hw, mode), in_lockstep)
     rows = {name: CacheRow(name) for name in program.arrays()}
     for a, s, share, is_load, is_store in zip(program.accesses, sectors, rep.hit_share, loads, stores):
         r = rows[a.array]
@@ -262,6 +260,14 @@ def predict(program, hw: Hierarchy = H200, mode: str | None = None) -> CachePred
     return CachePrediction(program.name, ordered, res, mode, program.footprint_bytes, hw.l2,
                            int(round(result.fetched.sum())), repeated, in_lockstep, footprint.partly_written(program),
                            program.local_sectors, program.l1_invalidated, bypass_repeats, hw.name)
+
+
+def l2_curve(hw: Hierarchy, mode: str) -> tuple[int, int]:
+    """The L2 curve (effective capacity, softness) of `hw` for a launch dispatched in `mode`: the
+    waves' curve, or the staggered one for staggered and offset launches (warpsim.caches.l2)."""
+    if mode == "waves":
+        return hw.l2_effective, hw.l2_softness
+    return hw.l2_staggered_effective, hw.l2_staggered_softness
 
 
 #: Threads of a block whose barrier keeps later waves' requests aligned (l2.merged_share): 32
